@@ -1,0 +1,372 @@
+/**
+ * rag-lab: the command line over the same retrieval core as the web app.
+ *   index <files…> --out corpus.json     files → a saved corpus (documents + vectors)
+ *   query "question" <files…|--corpus F>  each strategy's blocks as a readable table
+ *   eval --data PATH                      dataset + strategies + params → metrics table
+ */
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { LoaderError } from '../core/documents/builder';
+import { loadDocument } from '../core/documents/load';
+import { TEST_EMBEDDER_ID } from '../core/embed/models';
+import { TransformersEmbedder } from '../core/embed/transformers-embedder';
+import { RetrievalEngine } from '../core/engine';
+import { readBeir } from '../core/eval/beir';
+import { DatasetError, type EvalSet } from '../core/eval/dataset';
+import { evaluate, unitKinds, type EvalRow } from '../core/eval/run-eval';
+import { STRATEGIES, STRATEGY_LABELS, type RetrievalParams, type RetrieverName, type StrategyName, type UnitKind } from '../core/retrieve/params';
+import { readSquad } from '../core/eval/squad';
+import { sectionPath } from '../core/structure/corpus';
+import type { Document } from '../core/types';
+import { PROJECT_MODELS_DIR, setupNode } from '../node/setup';
+import { ProgressBar } from './progress';
+import { renderTable } from './table';
+
+/** A user error: printed as one line, exit code 2. */
+class UsageError extends Error {}
+
+const OPTIONS = {
+  data: { type: 'string' },
+  'limit-docs': { type: 'string' },
+  'limit-questions': { type: 'string' },
+  strategies: { type: 'string' },
+  budget: { type: 'string' },
+  retriever: { type: 'string' },
+  embedder: { type: 'string' },
+  'models-dir': { type: 'string' },
+  remote: { type: 'boolean' },
+  json: { type: 'boolean' },
+  out: { type: 'string' },
+  corpus: { type: 'string' },
+  'top-k': { type: 'string' },
+  window: { type: 'string' },
+  'by-section': { type: 'boolean' },
+  threshold: { type: 'string' },
+  'rrf-c': { type: 'string' },
+  weights: { type: 'string' },
+  levels: { type: 'string' },
+  'chunk-size': { type: 'string' },
+  headers: { type: 'boolean' },
+  split: { type: 'string' },
+  language: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const HELP = `rag-lab — RAG Context Lab on the command line
+
+Commands
+  index <files…> --out corpus.json   load files (pdf, md, txt, html), split, embed, save
+  query "question" <files…>          show what each strategy hands over
+  query "question" --corpus F        the same over a saved corpus
+  eval --data PATH                   metrics per strategy and retriever on a labelled set
+                                     (SQuAD-format .json, or a BEIR folder)
+
+Options
+  --strategies a,b      ${STRATEGIES.join(',')} (default: all)
+  --retriever r[,r]     bm25 | vector | hybrid (eval default: all three; query: hybrid)
+  --budget TOKENS       context token budget (eval default 512)
+  --embedder E          test (the generated test model, default) | none | <model id>
+  --models-dir DIR      folder with <org>/<model>/ (default public/models)
+  --remote              allow downloading models from the Hugging Face hub
+  --limit-docs N        eval: use the first N documents / articles
+  --limit-questions N   eval: use the first N questions
+  --top-k K             units retrieved before expansion (default 10; eval 50)
+  --window B,A          sentences before,after a hit (default 3,3)   --by-section
+  --threshold X         auto-merge threshold (default 0.5)
+  --rrf-c C             RRF constant (default 60)  --weights W_BM25,W_VECTOR (default 0.5,0.5)
+  --levels L1,L2,L3     chunk levels in tokens (default 2048,512,128)
+  --chunk-size N        naive chunk size in tokens (default 128)
+  --headers             contextual chunk headers on
+  --split S             BEIR qrels split (default test)
+  --language L          language of the dataset's documents (default: detected)
+  --json                eval: print one JSON object instead of a table
+`;
+
+function int(v: string | undefined, name: string, fallback: number): number {
+  if (v === undefined) return fallback;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0 || !Number.isInteger(n)) throw new UsageError(`--${name} must be a whole number ≥ 0, got "${v}"`);
+  return n;
+}
+
+function num(v: string | undefined, name: string, fallback: number): number {
+  if (v === undefined) return fallback;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0) throw new UsageError(`--${name} must be a number ≥ 0, got "${v}"`);
+  return n;
+}
+
+function list<T extends string>(v: string | undefined, allowed: readonly T[], name: string, fallback: readonly T[]): T[] {
+  if (!v) return [...fallback];
+  const items = v.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const i of items) if (!allowed.includes(i as T)) throw new UsageError(`--${name}: unknown "${i}" (choose from ${allowed.join(', ')})`);
+  return items as T[];
+}
+
+type Values = ReturnType<typeof parse>['values'];
+function parse(argv: string[]) {
+  return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+}
+
+function retrieval(values: Values, defaults: { topK: number; budget: number | null }): Partial<RetrievalParams> {
+  const [before, after] = (values.window ?? '3,3').split(',').map((x, i) => int(x, i ? 'window (after)' : 'window (before)', 3));
+  const [wb, wv] = (values.weights ?? '0.5,0.5').split(',').map((x) => num(x, 'weights', 0.5));
+  return {
+    topK: int(values['top-k'], 'top-k', defaults.topK),
+    budgetTokens: values.budget !== undefined ? int(values.budget, 'budget', 0) : defaults.budget,
+    window: { before: before ?? 3, after: after ?? before ?? 3, bySection: Boolean(values['by-section']) },
+    merge: { threshold: num(values.threshold, 'threshold', 0.5) },
+    rrf: { c: num(values['rrf-c'], 'rrf-c', 60), weights: { bm25: wb ?? 0.5, vector: wv ?? 0.5 } },
+  };
+}
+
+async function makeEngine(values: Values): Promise<RetrievalEngine> {
+  const modelsDir = values['models-dir'] ?? PROJECT_MODELS_DIR;
+  if (values['models-dir'] && !existsSync(modelsDir)) throw new UsageError(`--models-dir: no such folder: ${modelsDir}`);
+  setupNode({ modelsDir, allowRemoteModels: Boolean(values.remote) });
+  const choice = values.embedder ?? 'test';
+  let embedder = null;
+  if (choice !== 'none') {
+    const model = choice === 'test' ? TEST_EMBEDDER_ID : choice;
+    if (model === TEST_EMBEDDER_ID && !existsSync(join(modelsDir, TEST_EMBEDDER_ID, 'onnx', 'model.onnx'))) {
+      throw new UsageError(`the test embedder is not generated yet: run "npm run models:test" first`);
+    }
+    try {
+      embedder = await TransformersEmbedder.load({ model });
+    } catch (e) {
+      throw new UsageError(`cannot load embedding model "${model}" from ${modelsDir}${values.remote ? ' or the hub' : ' (add --remote to allow the hub)'}: ${(e as Error).message.split('\n')[0]}`);
+    }
+  }
+  const levels = values.levels ? values.levels.split(',').map((x) => int(x, 'levels', 128)) : undefined;
+  return new RetrievalEngine({
+    embedder,
+    structure: {
+      ...(levels ? { chunkLevels: levels } : {}),
+      naive: { size: int(values['chunk-size'], 'chunk-size', 128), overlap: 0 },
+      headers: { enabled: Boolean(values.headers), title: true, section: true, fields: [] },
+    },
+  });
+}
+
+async function embedAll(engine: RetrievalEngine, kinds: UnitKind[], quiet = false): Promise<void> {
+  if (!engine.embedder) return;
+  for (const kind of kinds) {
+    const bar = quiet ? null : new ProgressBar(`embedding ${kind === "leaf" ? "leaves" : `${kind}s`}`);
+    const { truncated } = await engine.embedUnits(kind, { onEmbedProgress: (p) => bar?.update(p.done, p.total) });
+    if (truncated.length) process.stderr.write(`warning: ${truncated.length} ${kind}(s) exceed the model's ${engine.embedder.maxTokens}-token limit and were truncated\n`);
+  }
+}
+
+async function loadFiles(paths: string[]): Promise<Document[]> {
+  const docs: Document[] = [];
+  for (const p of paths) {
+    if (!existsSync(p) || !statSync(p).isFile()) {
+      process.stderr.write(`error: ${p}: no such file\n`);
+      continue;
+    }
+    try {
+      const st = statSync(p);
+      docs.push(await loadDocument({ name: basename(p), bytes: readFileSync(p), lastModified: st.mtimeMs }));
+    } catch (e) {
+      process.stderr.write(`error: ${e instanceof LoaderError ? e.message : `${p}: ${(e as Error).message}`}\n`);
+    }
+  }
+  return docs;
+}
+
+interface SavedCorpus {
+  format: 'rag-lab-corpus';
+  version: 1;
+  embedder: string | null;
+  structure: RetrievalEngine['structure'];
+  docs: Document[];
+  vectors: Partial<Record<UnitKind, string>>;
+}
+
+async function cmdIndex(values: Values, files: string[]): Promise<void> {
+  if (!files.length) throw new UsageError('index: give one or more files');
+  if (!values.out) throw new UsageError('index: --out FILE is required');
+  const engine = await makeEngine(values);
+  const t0 = performance.now();
+  const docs = await loadFiles(files);
+  if (!docs.length) throw new UsageError('index: no file could be loaded');
+  engine.addDocuments(docs);
+  await embedAll(engine, ['sentence', 'leaf', 'chunk']);
+  const vectors = Object.fromEntries(
+    Object.entries(engine.exportVectors()).map(([k, v]) => [k, Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64')]),
+  );
+  const saved: SavedCorpus = { format: 'rag-lab-corpus', version: 1, embedder: engine.embedder?.model ?? null, structure: engine.structure, docs, vectors };
+  writeFileSync(values.out, JSON.stringify(saved));
+  const c = engine.corpus;
+  console.log(
+    renderTable(
+      ['document', 'language', 'sections', 'pages', 'sentences'],
+      c.docs.map((d, i) => [d.title.slice(0, 60), d.language, d.sections.length - 1, d.pages.length, c.docStarts[i + 1]! - c.docStarts[i]!]),
+    ),
+  );
+  console.log(`\n${c.sentences.length} sentences · ${engine.hierarchy.leaves.length} leaves · ${engine.chunks.length} naive chunks · embedder ${engine.embedder?.model ?? 'none'} · ${((performance.now() - t0) / 1000).toFixed(1)}s → ${values.out}`);
+}
+
+async function engineFromSaved(values: Values, path: string): Promise<RetrievalEngine> {
+  let saved: SavedCorpus;
+  try {
+    saved = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (e) {
+    throw new UsageError(`--corpus ${path}: ${(e as Error).message}`);
+  }
+  if (saved?.format !== 'rag-lab-corpus') throw new UsageError(`--corpus ${path}: not a corpus saved by "rag-lab index"`);
+  const engine = await makeEngine({ ...values, embedder: values.embedder ?? (saved.embedder === TEST_EMBEDDER_ID ? 'test' : (saved.embedder ?? 'none')) });
+  const fresh = new RetrievalEngine({ embedder: engine.embedder, structure: saved.structure });
+  fresh.addDocuments(saved.docs);
+  if (fresh.embedder && fresh.embedder.model === saved.embedder) {
+    for (const [kind, b64] of Object.entries(saved.vectors)) {
+      const buf = Buffer.from(b64!, 'base64');
+      await fresh.importVectors(kind as UnitKind, new Float32Array(buf.buffer, buf.byteOffset, buf.byteLength / 4));
+    }
+  }
+  return fresh;
+}
+
+async function cmdQuery(values: Values, positionals: string[]): Promise<void> {
+  const [question, ...files] = positionals;
+  if (!question?.trim()) throw new UsageError('query: give the question as the first argument');
+  const strategies = list(values.strategies, STRATEGIES, 'strategies', STRATEGIES);
+  const [retriever] = list(values.retriever, ['bm25', 'vector', 'hybrid'] as const, 'retriever', ['hybrid']);
+  let engine: RetrievalEngine;
+  if (values.corpus) engine = await engineFromSaved(values, values.corpus);
+  else {
+    if (!files.length) throw new UsageError('query: give files to search, or --corpus FILE');
+    engine = await makeEngine(values);
+    const docs = await loadFiles(files);
+    if (!docs.length) throw new UsageError('query: no file could be loaded');
+    engine.addDocuments(docs);
+    if (retriever !== 'bm25') await embedAll(engine, unitKinds(strategies));
+  }
+  const results = await engine.search(question, strategies, { ...retrieval(values, { topK: 10, budget: null }), retriever: retriever! });
+  for (const r of results) {
+    console.log(`\n== ${STRATEGY_LABELS[r.strategy]} · ${r.retriever} · ${r.blocks.length} blocks · ${r.totalTokens} tokens${r.notes.length ? ` · ${r.notes.join('; ')}` : ''}`);
+    const rows = r.blocks.map((b, i) => {
+      const doc = engine.corpus.docs[b.doc]!;
+      const s = engine.corpus.sentences[b.sentences.start]!;
+      const where = [doc.title.slice(0, 30), sectionPath(doc, s.section).slice(-1)[0]?.slice(0, 30), s.page !== undefined ? `p.${s.page}` : ''].filter(Boolean).join(' › ');
+      const pr = b.provenance;
+      const from = [
+        ...Object.entries(pr.ranks).map(([k, v]) => `${k} #${v ?? '–'}`),
+        pr.fused !== undefined ? `rrf ${pr.fused.toFixed(4)}` : '',
+        pr.merged ? `merged ${pr.merged.children}/${pr.merged.of}` : '',
+        pr.window?.shrunk ? 'shrunk' : '',
+        pr.hits ? `${pr.hits} hits` : '',
+      ].filter(Boolean).join(' · ');
+      return [i + 1, Number(b.score.toFixed(4)), b.tokens, where, from, b.text.replace(/\s+/g, ' ').slice(0, 90)];
+    });
+    console.log(renderTable(['#', 'score', 'tokens', 'where', 'from', 'text'], rows));
+  }
+}
+
+function loadEvalSet(values: Values): EvalSet {
+  const path = values.data;
+  if (!path) throw new UsageError('eval: --data PATH is required (a SQuAD-format .json or a BEIR folder)');
+  if (!existsSync(path)) throw new UsageError(`--data ${path}: no such file or folder`);
+  const limitDocs = values['limit-docs'] !== undefined ? int(values['limit-docs'], 'limit-docs', 0) : undefined;
+  const language = values.language;
+  try {
+    if (statSync(path).isDirectory()) {
+      const split = values.split ?? 'test';
+      const need = ['corpus.jsonl', 'queries.jsonl', join('qrels', `${split}.tsv`)];
+      for (const f of need) if (!existsSync(join(path, f))) throw new UsageError(`--data ${path}: not a BEIR folder (missing ${f})`);
+      const set = readBeir(
+        { corpus: readFileSync(join(path, 'corpus.jsonl'), 'utf8'), queries: readFileSync(join(path, 'queries.jsonl'), 'utf8'), qrels: readFileSync(join(path, 'qrels', `${split}.tsv`), 'utf8') },
+        { name: basename(path), language: language ?? 'en' },
+      );
+      if (limitDocs) set.docs = set.docs.slice(0, limitDocs);
+      return set;
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(readFileSync(path, 'utf8'));
+    } catch (e) {
+      throw new DatasetError(`not valid JSON (${(e as Error).message})`);
+    }
+    return readSquad(json, { limitDocs, name: basename(path), ...(language ? { language } : {}) });
+  } catch (e) {
+    if (e instanceof DatasetError) throw new UsageError(`--data ${path}: ${e.message}`);
+    throw e;
+  }
+}
+
+async function cmdEval(values: Values): Promise<void> {
+  const t0 = performance.now();
+  const set = loadEvalSet(values);
+  const limitQ = values['limit-questions'] !== undefined ? int(values['limit-questions'], 'limit-questions', 0) : 0;
+  if (limitQ) set.questions = set.questions.slice(0, limitQ);
+  const strategies = list(values.strategies, STRATEGIES, 'strategies', STRATEGIES);
+  const engine = await makeEngine(values);
+  const retrievers = list(values.retriever, ['bm25', 'vector', 'hybrid'] as const, 'retriever', engine.embedder ? ['bm25', 'vector', 'hybrid'] : ['bm25']);
+  if (!engine.embedder && retrievers.some((r) => r !== 'bm25')) throw new UsageError('--retriever vector/hybrid needs an embedder (not --embedder none)');
+  // Keep only questions whose documents are in the (possibly limited) corpus.
+  const ids = new Set(set.docs.map((d) => d.id));
+  set.questions = set.questions.filter((q) => q.targets.some((t) => ids.has(t.doc)));
+  engine.addDocuments(set.docs);
+  if (retrievers.some((r) => r !== 'bm25')) await embedAll(engine, unitKinds(strategies), false);
+  const params = retrieval(values, { topK: 50, budget: 512 });
+  const rows: EvalRow[] = [];
+  for (const retriever of retrievers as RetrieverName[]) {
+    const bar = new ProgressBar(`eval ${retriever}`);
+    rows.push(...(await evaluate(engine, set, strategies, { ...params, retriever }, (p) => bar.update(p.done, p.total))));
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  const embedderName = engine.embedder ? `${engine.embedder.model}${engine.embedder.isTestModel ? ' (TEST MODEL: random word-piece vectors, no learned meaning)' : ''}` : 'none';
+  if (values.json) {
+    const out = {
+      dataset: set.name,
+      questions: set.questions.length,
+      embedder: embedderName,
+      results: rows.map((r) => ({ strategy: r.strategy, params: r.params, budgetTokens: r.budgetTokens, metrics: r.metrics })),
+    };
+    process.stdout.write(JSON.stringify(out) + '\n');
+    return;
+  }
+  const c = engine.corpus;
+  console.log(`dataset ${set.name}: ${c.docs.length} documents, ${c.sentences.length} sentences, ${set.questions.length} questions${set.skipped.length ? ` (${set.skipped.length} rows skipped)` : ''}`);
+  console.log(`embedder ${embedderName} · tokens counted with ${c.tokenizer} · budget ${params.budgetTokens ?? 'none'} tokens · top-k ${params.topK}`);
+  console.log(
+    renderTable(
+      ['retriever', 'strategy', 'hit@1', 'hit@5', 'answer in ctx', 'recall@5', 'MRR', 'nDCG@10', 'ctx tokens'],
+      rows.map((r) => [r.retriever, r.strategy, r.metrics.hitAt1, r.metrics.hitAt5, r.metrics.answerInContext, r.metrics.recallAt5, r.metrics.mrr, r.metrics.ndcg10, Number(r.metrics.meanContextTokens.toFixed(1))]),
+    ),
+  );
+  console.log(`\n${seconds.toFixed(1)}s`);
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parse(argv);
+  } catch (e) {
+    process.stderr.write(`error: ${(e as Error).message}\n`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  const [command, ...rest] = positionals;
+  if (values.help || !command) {
+    process.stdout.write(HELP);
+    return command || values.help ? 0 : 2;
+  }
+  try {
+    if (command === 'index') await cmdIndex(values, rest);
+    else if (command === 'query') await cmdQuery(values, rest);
+    else if (command === 'eval') await cmdEval(values);
+    else throw new UsageError(`unknown command "${command}" (index, query, eval)`);
+    return 0;
+  } catch (e) {
+    if (e instanceof UsageError) {
+      process.stderr.write(`error: ${e.message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+}
+
+const code = await main(process.argv.slice(2));
+process.exitCode = code;

@@ -1,0 +1,141 @@
+import type { Document, DocumentMeta, Page, Section } from '../types';
+import { detectLanguage } from '../segment/language';
+
+/** A loader's failure for one file: the message is shown to the user as is. */
+export class LoaderError extends Error {
+  constructor(
+    message: string,
+    readonly fileName: string,
+  ) {
+    super(`${fileName}: ${message}`);
+    this.name = 'LoaderError';
+  }
+}
+
+/** Collapses runs of whitespace (including soft line breaks) into single spaces. */
+export function collapseSpaces(text: string): string {
+  return text.replace(/[\s\u00a0]+/g, ' ').trim();
+}
+
+/**
+ * Accumulates a document's plain text block by block and keeps the section tree and
+ * page ranges as character offsets. Blocks are separated by a blank line: a newline is
+ * a hard sentence boundary downstream, so headings and paragraphs never run together.
+ */
+export class DocumentBuilder {
+  private text = '';
+  private readonly sections: Section[] = [{ id: 0, title: '', level: 0, parent: null, start: 0, end: 0 }];
+  private readonly open: number[] = [0];
+  private readonly pages: Page[] = [];
+  private pageStart: number | null = null;
+  private firstHeading: string | null = null;
+  readonly warnings: string[] = [];
+
+  private append(block: string): void {
+    if (this.text) this.text += '\n\n';
+    this.text += block;
+  }
+
+  /** A paragraph-like block; whitespace inside is collapsed unless `preformatted`. */
+  block(content: string, preformatted = false): void {
+    const clean = preformatted ? content.replace(/\s+$/g, '').replace(/^\n+/, '') : collapseSpaces(content);
+    if (clean) this.append(clean);
+  }
+
+  /**
+   * Appends text verbatim (newlines become spaces, so the length is unchanged) and
+   * returns its offset: for evaluation sets whose answer offsets must stay exact.
+   */
+  rawBlock(content: string): number {
+    if (this.text) this.text += '\n\n';
+    const offset = this.text.length;
+    this.text += content.replace(/[\r\n\u2028\u2029]/g, ' ');
+    return offset;
+  }
+
+  /** Opens a section at `level` (1 = top), closing open sections at that level or deeper. */
+  heading(level: number, title: string): void {
+    const clean = collapseSpaces(title);
+    if (!clean) return;
+    this.closeSections(level);
+    if (this.text) this.text += '\n\n';
+    const id = this.sections.length;
+    const parent = this.open[this.open.length - 1]!;
+    this.sections.push({ id, title: clean, level, parent, start: this.text.length, end: this.text.length });
+    this.open.push(id);
+    this.text += clean;
+    this.firstHeading ??= clean;
+  }
+
+  /** Continues the heading just opened (a heading wrapped over two lines in a PDF). */
+  extendHeading(more: string): void {
+    const id = this.open[this.open.length - 1]!;
+    const section = this.sections[id]!;
+    const clean = collapseSpaces(more);
+    if (id === 0 || !clean || this.text.length !== section.start + section.title.length) return;
+    if (this.firstHeading === section.title) this.firstHeading += ' ' + clean;
+    section.title += ' ' + clean;
+    this.text += ' ' + clean;
+  }
+
+  private closeSections(level: number): void {
+    while (this.open.length > 1 && this.sections[this.open[this.open.length - 1]!]!.level >= level) {
+      const id = this.open.pop()!;
+      this.sections[id]!.end = this.text.length;
+    }
+  }
+
+  beginPage(): void {
+    this.pageStart = this.text ? this.text.length + 2 : 0;
+  }
+
+  endPage(number: number): void {
+    const start = Math.min(this.pageStart ?? this.text.length, this.text.length);
+    this.pages.push({ number, start, end: this.text.length });
+    this.pageStart = null;
+  }
+
+  get length(): number {
+    return this.text.length;
+  }
+
+  get headingTitle(): string | null {
+    return this.firstHeading;
+  }
+
+  build(fields: { id: string; title?: string | null; language?: string; meta: DocumentMeta; tags?: string[] }): Document {
+    this.closeSections(1);
+    const root = this.sections[0]!;
+    root.end = this.text.length;
+    const title = (fields.title && collapseSpaces(fields.title)) || this.firstHeading || stripExtension(fields.meta.fileName);
+    root.title = title;
+    return {
+      id: fields.id,
+      title,
+      language: fields.language || detectLanguage(this.text),
+      text: this.text,
+      sections: this.sections,
+      pages: this.pages,
+      meta: fields.meta,
+      ...(fields.tags ? { tags: fields.tags } : {}),
+      ...(this.warnings.length ? { warnings: [...this.warnings] } : {}),
+    };
+  }
+}
+
+export function stripExtension(name: string): string {
+  const base = name.split(/[\\/]/).pop() ?? name;
+  return base.replace(/\.[^.]+$/, '') || base;
+}
+
+/** FNV-1a over the bytes: a stable id for the same content (duplicate detection). */
+export function contentId(bytes: Uint8Array | string): string {
+  let h1 = 0x811c9dc5;
+  let h2 = 0x01000193 ^ 0x5bd1e995;
+  const data = typeof bytes === 'string' ? new TextEncoder().encode(bytes) : bytes;
+  for (let i = 0; i < data.length; i++) {
+    h1 = Math.imul(h1 ^ data[i]!, 0x01000193);
+    h2 = Math.imul(h2 ^ data[i]!, 0x5bd1e995);
+  }
+  return (h1 >>> 0).toString(16).padStart(8, '0') + (h2 >>> 0).toString(16).padStart(8, '0');
+}

@@ -1,0 +1,65 @@
+import { DocumentBuilder, collapseSpaces } from './builder';
+
+const END_PUNCT = /[.!?;:,。！？；：，…)"'”’»]$/u;
+
+/** Does the file wrap its lines at a fixed width (soft breaks), like 72-column text? */
+function isHardWrapped(lines: string[]): boolean {
+  const lens = lines.map((l) => l.trimEnd().length).filter((n) => n > 0).sort((a, b) => a - b);
+  if (lens.length < 10) return false;
+  const p95 = lens[Math.floor(lens.length * 0.95)]!;
+  if (p95 > 120) return false;
+  const near = lens.filter((n) => n >= 0.7 * p95).length;
+  return near / lens.length >= 0.5;
+}
+
+function isHeadingParagraph(lines: string[], next: string[] | undefined): boolean {
+  if (!next || lines.length > 2) return false;
+  return lines.every((l) => l.length <= 80 && !END_PUNCT.test(l)) && next.join(' ').length > 0;
+}
+
+function isAllCaps(s: string): boolean {
+  const letters = s.replace(/[^\p{L}]/gu, '');
+  return letters.length >= 2 && letters === letters.toUpperCase() && letters !== letters.toLowerCase();
+}
+
+/**
+ * Plain text: blank lines separate paragraphs. Lines of hard-wrapped files are joined
+ * with spaces; otherwise each line stays its own block (lists, verses, laws). A short
+ * paragraph of one or two lines without final punctuation before a longer one is taken
+ * as a heading (level 1 when in capitals, else 2): plain text has no markup to say so.
+ */
+export function parsePlainText(text: string, builder: DocumentBuilder): void {
+  const normalized = text.replace(/\r\n?/g, '\n').replace(/^\uFEFF/, '');
+  const paragraphs = normalized
+    .split(/\n[ \t]*\n+/)
+    .map((p) => p.split('\n').map((l) => l.trim()).filter(Boolean))
+    .filter((p) => p.length > 0);
+  const wrapped = isHardWrapped(normalized.split('\n'));
+  paragraphs.forEach((lines, i) => {
+    if (isHeadingParagraph(lines, paragraphs[i + 1]) && paragraphs.length > 2) {
+      builder.heading(isAllCaps(lines[0]!) ? 1 : 2, lines.join(' — '));
+    } else if (wrapped) {
+      builder.block(dehyphenate(lines).join(' '));
+    } else {
+      for (const line of lines) builder.block(collapseSpaces(line));
+    }
+  });
+}
+
+/**
+ * Joins a word broken across wrapped lines ("manage-" + "ment"). A compound that happens
+ * to break at its own hyphen ("well-" + "known") is joined too: without a dictionary the
+ * two cannot be told apart, and broken words are by far the commoner case.
+ */
+export function dehyphenate(lines: string[]): string[] {
+  const out: string[] = [];
+  for (const line of lines) {
+    const prev = out[out.length - 1];
+    if (prev && /\p{Ll}-$/u.test(prev) && /^\p{Ll}/u.test(line)) {
+      out[out.length - 1] = prev.slice(0, -1) + line;
+    } else {
+      out.push(line);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,46 @@
+import type { TokenCounter } from '../segment/tokens';
+
+export interface EmbedOptions {
+  /** 'query' and 'passage' differ for models trained with prefixes (e5: "query: "). */
+  kind?: 'query' | 'passage';
+  /** Texts per forward pass. Default 16. */
+  batchSize?: number;
+  /** Called after every batch with the number of texts done so far. */
+  onProgress?: (done: number, total: number) => void;
+  signal?: AbortSignal;
+}
+
+export interface EmbedResult {
+  /** Row-major, `dim` floats per text, L2-normalised, in the order of the input. */
+  vectors: Float32Array;
+  /** Indices of texts longer than the model's limit: only their beginning was embedded. */
+  truncated: number[];
+}
+
+/** Turns texts into normalised vectors. */
+export interface Embedder {
+  readonly model: string;
+  readonly dim: number;
+  /** The model's input limit in tokens, special tokens included. */
+  readonly maxTokens: number;
+  /** True for the project's generated test model: its vectors carry no learned meaning. */
+  readonly isTestModel: boolean;
+  /** Counts tokens with this model's own tokenizer. */
+  readonly counter: TokenCounter;
+  embed(texts: string[], options?: EmbedOptions): Promise<EmbedResult>;
+}
+
+/**
+ * Order in which to embed texts: by length, so each batch pads to similar lengths and no
+ * short sentence pays for a long one's padding. Returns indices into `texts`.
+ */
+export function lengthSortedOrder(texts: string[]): number[] {
+  return texts.map((_, i) => i).sort((a, b) => texts[a]!.length - texts[b]!.length || a - b);
+}
+
+export class EmbeddingCancelled extends Error {
+  constructor() {
+    super('embedding was cancelled');
+    this.name = 'EmbeddingCancelled';
+  }
+}

@@ -1,0 +1,439 @@
+import type { Embedder, EmbedOptions } from './embed/embedder';
+import type { Reranker } from './embed/reranker';
+import { FlatIndex } from './index/flat-index';
+import { LexicalIndex } from './index/lexical-index';
+import type { Allow, Hit, VectorIndex } from './index/vector-index';
+import { autoMerge, fitMerged } from './retrieve/automerge';
+import type { Candidate } from './retrieve/candidates';
+import { rangeMask, sentenceMask } from './retrieve/filters';
+import {
+  STRATEGY_UNIT,
+  retrievalParams,
+  structureParams,
+  type RetrievalParams,
+  type StrategyName,
+  type StructureParams,
+  type UnitKind,
+} from './retrieve/params';
+import { reciprocalRankFusion, type RankedList } from './retrieve/rrf';
+import { expandWindows } from './retrieve/window';
+import { detectLanguage } from './segment/language';
+import { ApproxTokenCounter, type TokenCounter } from './segment/tokens';
+import { appendDocument, boundaryGroups, emptyCorpus, type Corpus } from './structure/corpus';
+import { chunkHeader, embeddedText, headerKey } from './structure/headers';
+import { corpusHierarchy } from './structure/hierarchy';
+import { naiveChunks } from './structure/naive-chunks';
+import type { ChunkHierarchy, ContextBlock, Document, NaiveChunk, Provenance } from './types';
+
+/** One strategy's answer to a query: the blocks handed over, best first. */
+export interface StrategyResult {
+  strategy: StrategyName;
+  retriever: RetrievalParams['retriever'];
+  blocks: ContextBlock[];
+  /** Context tokens of all blocks, headers included. */
+  totalTokens: number;
+  /** Units retrieved before expansion/merging/budget. */
+  candidates: number;
+  /** Why the result is what it is ("vector search unavailable: BM25 only", …). */
+  notes: string[];
+}
+
+/** A unit (sentence, leaf, naive chunk) as a sentence range and a character span. */
+interface UnitSpan {
+  doc: number;
+  start: number;
+  end: number;
+  charStart: number;
+  charEnd: number;
+}
+
+export interface EngineOptions {
+  embedder?: Embedder | null;
+  /** Counts tokens when no embedder is loaded (BM25-only). Default: the embedder's, else approx. */
+  counter?: TokenCounter;
+  structure?: Partial<StructureParams>;
+  /** Builds the vector index for a unit kind; default exact FlatIndex. */
+  vectorIndex?: (dim: number) => VectorIndex | Promise<VectorIndex>;
+  reranker?: Reranker | null;
+  /** Longest sentence atom in tokens; default the smallest chunk level. */
+  maxSentenceTokens?: number;
+}
+
+export interface EmbedProgress {
+  kind: UnitKind;
+  done: number;
+  total: number;
+}
+
+/**
+ * The retrieval workbench: a corpus, its structures (hierarchy, naive chunks), lexical
+ * and vector indexes per unit kind and header variant, and every strategy as a pure
+ * function of (corpus, candidates, params). Used alike by the worker, the CLI and tests.
+ * Retrieval-only parameter changes reuse cached candidates and never re-embed.
+ */
+export class RetrievalEngine {
+  readonly corpus: Corpus;
+  readonly counter: TokenCounter;
+  readonly structure: StructureParams;
+  embedder: Embedder | null;
+  reranker: Reranker | null;
+  hierarchy!: ChunkHierarchy;
+  chunks!: NaiveChunk[];
+  private groups!: Int32Array;
+  private groupStart!: Int32Array;
+  private groupEnd!: Int32Array;
+  private tokenPrefix = new Float64Array(1);
+  private readonly lexical = new Map<string, LexicalIndex>();
+  private readonly vectors = new Map<string, VectorIndex>();
+  private readonly makeIndex: (dim: number) => VectorIndex | Promise<VectorIndex>;
+  private readonly headerTokens = new Map<string, number>();
+  private readonly queryVectors = new Map<string, Float32Array>();
+
+  constructor(options: EngineOptions = {}) {
+    this.embedder = options.embedder ?? null;
+    this.reranker = options.reranker ?? null;
+    this.counter = options.counter ?? this.embedder?.counter ?? new ApproxTokenCounter();
+    this.structure = structureParams(options.structure);
+    const minLevel = Math.min(...this.structure.chunkLevels);
+    const maxAtom = Math.min(options.maxSentenceTokens ?? minLevel, minLevel, this.embedder ? this.embedder.maxTokens - 2 : Infinity);
+    this.corpus = emptyCorpus(this.counter, { maxSentenceTokens: maxAtom });
+    this.makeIndex = options.vectorIndex ?? ((dim) => new FlatIndex(dim));
+    this.rebuildStructures();
+  }
+
+  /** Appends documents: sentences, structures and lexical indexes are updated at once. */
+  addDocuments(docs: Document[]): void {
+    for (const d of docs) appendDocument(this.corpus, d, this.counter);
+    this.rebuildStructures();
+    this.queryVectors.clear();
+  }
+
+  private rebuildStructures(): void {
+    const c = this.corpus;
+    this.hierarchy = corpusHierarchy(c, this.structure.chunkLevels, this.structure.sectionLevel);
+    this.chunks = naiveChunks(c, this.counter, this.structure.naive);
+    this.groups = boundaryGroups(c, this.structure.sectionLevel);
+    const n = c.sentences.length;
+    this.groupStart = new Int32Array(n);
+    this.groupEnd = new Int32Array(n);
+    for (let i = 0; i < n; ) {
+      let j = i;
+      while (j < n && this.groups[j] === this.groups[i]) j++;
+      this.groupStart.fill(i, i, j);
+      this.groupEnd.fill(j, i, j);
+      i = j;
+    }
+    this.tokenPrefix = new Float64Array(n + 1);
+    for (let i = 0; i < n; i++) this.tokenPrefix[i + 1] = this.tokenPrefix[i]! + c.sentences[i]!.tokens;
+  }
+
+  unitCount(kind: UnitKind): number {
+    return kind === 'sentence' ? this.corpus.sentences.length : kind === 'leaf' ? this.hierarchy.leaves.length : this.chunks.length;
+  }
+
+  private unit(kind: UnitKind, id: number): UnitSpan {
+    const c = this.corpus;
+    if (kind === 'sentence') {
+      const s = c.sentences[id]!;
+      return { doc: s.doc, start: id, end: id + 1, charStart: s.start, charEnd: s.end };
+    }
+    if (kind === 'leaf') {
+      const n = this.hierarchy.nodes[this.hierarchy.leaves[id]!]!;
+      return { doc: n.doc, start: n.start, end: n.end, charStart: c.sentences[n.start]!.start, charEnd: c.sentences[n.end - 1]!.end };
+    }
+    const ch = this.chunks[id]!;
+    return { doc: ch.doc, start: ch.sentences.start, end: ch.sentences.end, charStart: ch.start, charEnd: ch.end };
+  }
+
+  private header(start: number, end: number): string {
+    const s = this.corpus.sentences;
+    const first = s[start]!;
+    return chunkHeader(this.corpus.docs[first.doc]!, first, s[end - 1]!, this.structure.headers);
+  }
+
+  private headerCost(header: string): number {
+    if (!header) return 0;
+    let n = this.headerTokens.get(header);
+    if (n === undefined) this.headerTokens.set(header, (n = this.counter.count(header)));
+    return n;
+  }
+
+  /** Tokens a block over sentences [start, end) costs in the context, header included. */
+  blockCost = (start: number, end: number): number =>
+    this.tokenPrefix[end]! - this.tokenPrefix[start]! + (this.structure.headers.enabled ? this.headerCost(this.header(start, end)) : 0);
+
+  /** The text a unit is indexed and embedded as (its header first, when headers are on). */
+  unitText(kind: UnitKind, id: number): string {
+    const u = this.unit(kind, id);
+    const text = kind === 'chunk' ? this.chunks[id]!.text : this.corpus.docs[u.doc]!.text.slice(u.charStart, u.charEnd);
+    return embeddedText(this.structure.headers.enabled ? this.header(u.start, u.end) : '', text);
+  }
+
+  private variantKey(kind: UnitKind): string {
+    return `${kind}|${headerKey(this.structure.headers)}`;
+  }
+
+  /** The BM25 index of a unit kind, brought up to date with the corpus. */
+  lexicalIndex(kind: UnitKind): LexicalIndex {
+    const key = this.variantKey(kind);
+    let idx = this.lexical.get(key);
+    if (!idx) this.lexical.set(key, (idx = new LexicalIndex()));
+    const total = this.unitCount(kind);
+    if (idx.size < total) {
+      const ids = Array.from({ length: total - idx.size }, (_, i) => idx!.size + i);
+      idx.add(
+        ids.map((id) => this.unitText(kind, id)),
+        ids.map((id) => this.corpus.docs[this.unit(kind, id).doc]!.language),
+      );
+    }
+    return idx;
+  }
+
+  /** How many units of a kind have vectors, of how many. */
+  vectorCoverage(kind: UnitKind): { done: number; total: number } {
+    return { done: this.vectors.get(this.variantKey(kind))?.size ?? 0, total: this.unitCount(kind) };
+  }
+
+  /**
+   * Embeds the units of a kind that have no vector yet (new documents, or a new header
+   * variant), in length-sorted batches. Safe to call repeatedly: done work is kept.
+   */
+  async embedUnits(kind: UnitKind, options: Omit<EmbedOptions, 'kind'> & { onEmbedProgress?: (p: EmbedProgress) => void } = {}): Promise<{ truncated: number[] }> {
+    if (!this.embedder) throw new Error('no embedding model is loaded');
+    const key = this.variantKey(kind);
+    let idx = this.vectors.get(key);
+    if (!idx) this.vectors.set(key, (idx = await this.makeIndex(this.embedder.dim)));
+    const total = this.unitCount(kind);
+    const first = idx.size;
+    if (first >= total) return { truncated: [] };
+    const texts = Array.from({ length: total - first }, (_, i) => this.unitText(kind, first + i));
+    const { vectors, truncated } = await this.embedder.embed(texts, {
+      ...options,
+      kind: 'passage',
+      onProgress: (done, all) => options.onEmbedProgress?.({ kind, done, total: all }),
+    });
+    await idx.add(vectors);
+    return { truncated: truncated.map((i) => first + i) };
+  }
+
+  /** Vectors of every unit kind embedded so far, for saving a corpus (current header variant). */
+  exportVectors(): Partial<Record<UnitKind, Float32Array>> {
+    const out: Partial<Record<UnitKind, Float32Array>> = {};
+    for (const kind of ['sentence', 'leaf', 'chunk'] as const) {
+      const idx = this.vectors.get(this.variantKey(kind));
+      if (idx instanceof FlatIndex && idx.size) out[kind] = idx.rows();
+    }
+    return out;
+  }
+
+  /** Restores saved vectors (same documents, structure and model), so nothing is re-embedded. */
+  async importVectors(kind: UnitKind, vectors: Float32Array): Promise<void> {
+    if (!this.embedder) throw new Error('load the embedding model the vectors were made with first');
+    const dim = this.embedder.dim;
+    if (vectors.length !== this.unitCount(kind) * dim) {
+      throw new Error(`saved ${kind} vectors do not match this corpus (${vectors.length / dim} vectors for ${this.unitCount(kind)} ${kind}s)`);
+    }
+    const idx = await this.makeIndex(dim);
+    await idx.add(vectors);
+    this.vectors.set(this.variantKey(kind), idx);
+  }
+
+  /** Embeds queries in one batch and caches them (the evaluation embeds all questions at once). */
+  async embedQueries(queries: string[]): Promise<void> {
+    if (!this.embedder) return;
+    const missing = [...new Set(queries.filter((q) => !this.queryVectors.has(q)))];
+    if (!missing.length) return;
+    const { vectors } = await this.embedder.embed(missing, { kind: 'query', batchSize: 32 });
+    const d = this.embedder.dim;
+    missing.forEach((q, i) => this.queryVectors.set(q, vectors.slice(i * d, (i + 1) * d)));
+  }
+
+  private async queryVector(query: string): Promise<Float32Array | null> {
+    if (!this.embedder) return null;
+    await this.embedQueries([query]);
+    return this.queryVectors.get(query) ?? null;
+  }
+
+  private allow(kind: UnitKind, params: RetrievalParams): Allow | undefined {
+    const mask = sentenceMask(this.corpus, params.filters);
+    if (!mask) return undefined;
+    if (kind === 'sentence') return (id) => mask[id] === 1;
+    const ranges = Array.from({ length: this.unitCount(kind) }, (_, id) => this.unit(kind, id));
+    const m = rangeMask(mask, ranges)!;
+    return (id) => m[id] === 1;
+  }
+
+  /**
+   * Retrieves candidate units for one unit kind: BM25, vector, or both fused with
+   * weighted RRF; then optionally reranked by the cross-encoder. Notes say what was not
+   * possible (no model, vectors still being computed).
+   */
+  async candidates(query: string, kind: UnitKind, p: RetrievalParams): Promise<{ candidates: Candidate[]; notes: string[] }> {
+    const notes: string[] = [];
+    const allow = this.allow(kind, p);
+    const k = Math.max(1, p.topK);
+    const lists: RankedList[] = [];
+    const wantBm25 = p.retriever !== 'vector';
+    let wantVector = p.retriever !== 'bm25';
+    const qvec = wantVector ? await this.queryVector(query) : null;
+    const vindex = this.vectors.get(this.variantKey(kind));
+    if (wantVector && (!qvec || !vindex || vindex.size === 0)) {
+      notes.push(this.embedder ? `no ${kind} vectors yet: BM25 results only` : 'no embedding model loaded: BM25 results only');
+      wantVector = false;
+    } else if (wantVector && vindex!.size < this.unitCount(kind)) {
+      notes.push(`vector search covers ${vindex!.size} of ${this.unitCount(kind)} ${kind}s (embedding continues)`);
+    }
+    const fetch = p.retriever === 'hybrid' && wantVector ? k * 2 : k;
+    if (wantBm25 || !wantVector) {
+      const lang = detectLanguage(query, this.corpus.docs[0]?.language ?? 'en');
+      lists.push({ name: 'bm25', items: this.lexicalIndex(kind).search(query, fetch, allow, lang), weight: p.rrf.weights.bm25 });
+    }
+    if (wantVector) {
+      const inRange: Allow | undefined = allow;
+      lists.push({ name: 'vector', items: vindex!.search(qvec!, fetch, inRange), weight: p.rrf.weights.vector });
+    }
+    let cands: Candidate[];
+    if (lists.length === 2) {
+      cands = reciprocalRankFusion(lists, { c: p.rrf.c })
+        .slice(0, k)
+        .map((f) => ({ id: f.id, score: f.score, ranks: f.ranks, scores: f.scores, fused: f.score }));
+    } else {
+      const l = lists[0]!;
+      cands = l.items.slice(0, k).map((h: Hit, i) => ({ id: h.id, score: h.score, ranks: { [l.name]: i + 1 }, scores: { [l.name]: h.score } }));
+    }
+    if (p.rerank.enabled) {
+      if (!this.reranker) notes.push('reranking is on but no reranker is loaded');
+      else cands = await this.rerank(query, kind, cands, p.rerank.topN);
+    }
+    return { candidates: cands, notes };
+  }
+
+  private async rerank(query: string, kind: UnitKind, cands: Candidate[], topN: number): Promise<Candidate[]> {
+    const head = cands.slice(0, Math.max(1, topN));
+    // The cross-encoder sees the same text that was embedded, header included (dsRAG).
+    const scores = await this.reranker!.score(query, head.map((c) => this.unitText(kind, c.id)));
+    const reranked = head
+      .map((c, i) => ({ ...c, score: scores[i]!, rerank: { score: scores[i]!, before: i + 1 } }))
+      .sort((a, b) => b.score - a.score);
+    return [...reranked, ...cands.slice(head.length)];
+  }
+
+  /** Turns candidates into a strategy's blocks: pure and synchronous (sliders call this). */
+  blocks(strategy: StrategyName, cands: Candidate[], p: RetrievalParams): ContextBlock[] {
+    const budget = p.budgetTokens;
+    const kind = STRATEGY_UNIT[strategy];
+    if (strategy === 'window') {
+      const bound = (i: number): [number, number] => {
+        if (p.window.bySection) return [this.groupStart[i]!, this.groupEnd[i]!];
+        const d = this.corpus.sentences[i]!.doc;
+        return [this.corpus.docStarts[d]!, this.corpus.docStarts[d + 1]!];
+      };
+      return expandWindows(cands, p.window, bound, this.blockCost, budget).map((w) =>
+        this.block('window', w.start, w.end, w.hits, w.score, {
+          window: { before: p.window.before, after: p.window.after, shrunk: w.shrunk },
+          ...(w.hits.length > 1 ? { hits: w.hits.length } : {}),
+        }),
+      );
+    }
+    if (strategy === 'automerge') {
+      const leafCands = cands.map((c) => ({ ...c, id: this.hierarchy.leaves[c.id]! }));
+      const merged = fitMerged(this.hierarchy, autoMerge(this.hierarchy, leafCands, p.merge), this.blockCost, budget);
+      return merged.map((m) => {
+        const n = this.hierarchy.nodes[m.node]!;
+        const hitSentences = m.leaves.flatMap((l) => {
+          const leaf = this.hierarchy.nodes[l.id]!;
+          return Array.from({ length: leaf.end - leaf.start }, (_, i) => leaf.start + i);
+        });
+        return this.block('automerge', n.start, n.end, m.leaves, m.score, m.merged ? { merged: m.merged } : {}, hitSentences);
+      });
+    }
+    // sentence hits and naive chunks: each unit is a block; those that do not fit are skipped.
+    const out: ContextBlock[] = [];
+    let used = 0;
+    for (const c of cands) {
+      if (kind === 'chunk') {
+        const ch = this.chunks[c.id]!;
+        const header = this.structure.headers.enabled ? this.header(ch.sentences.start, ch.sentences.end) : '';
+        const cost = ch.tokens + this.headerCost(header);
+        if (budget !== null && used + cost > budget) continue;
+        used += cost;
+        out.push({
+          id: `naive:${ch.doc}:${ch.start}-${ch.end}`,
+          doc: ch.doc,
+          sentences: { ...ch.sentences },
+          start: ch.start,
+          end: ch.end,
+          text: ch.text,
+          ...(header ? { header } : {}),
+          hits: [],
+          score: c.score,
+          tokens: cost,
+          provenance: this.provenance('chunk', [c], {}),
+        });
+      } else {
+        const cost = this.blockCost(c.id, c.id + 1);
+        if (budget !== null && used + cost > budget) continue;
+        used += cost;
+        out.push(this.block('sentence', c.id, c.id + 1, [c], c.score, {}));
+      }
+    }
+    return out;
+  }
+
+  private provenance(unit: Provenance['unit'], hits: Candidate[], extra: Partial<Provenance>): Provenance {
+    const best = hits[0]!;
+    return {
+      unit,
+      ranks: { ...best.ranks },
+      scores: { ...best.scores },
+      ...(best.fused !== undefined ? { fused: best.fused } : {}),
+      ...(best.rerank ? { rerank: { ...best.rerank } } : {}),
+      ...extra,
+    };
+  }
+
+  private block(
+    strategy: StrategyName,
+    start: number,
+    end: number,
+    hits: Candidate[],
+    score: number,
+    extra: Partial<Provenance>,
+    hitSentences?: number[],
+  ): ContextBlock {
+    const s = this.corpus.sentences;
+    const doc = s[start]!.doc;
+    const charStart = s[start]!.start;
+    const charEnd = s[end - 1]!.end;
+    const header = this.structure.headers.enabled ? this.header(start, end) : '';
+    const ordered = [...hits].sort((a, b) => b.score - a.score);
+    return {
+      id: `${strategy}:${doc}:${start}-${end}`,
+      doc,
+      sentences: { start, end },
+      start: charStart,
+      end: charEnd,
+      text: this.corpus.docs[doc]!.text.slice(charStart, charEnd),
+      ...(header ? { header } : {}),
+      hits: hitSentences ?? ordered.map((h) => h.id).sort((a, b) => a - b),
+      score,
+      tokens: this.blockCost(start, end),
+      provenance: this.provenance(strategy === 'automerge' ? 'leaf' : 'sentence', ordered, extra),
+    };
+  }
+
+  /** Runs strategies for a query: candidates once per unit kind, then each strategy's blocks. */
+  async search(query: string, strategies: readonly StrategyName[], params: Partial<RetrievalParams> = {}): Promise<StrategyResult[]> {
+    const p = retrievalParams(params);
+    const byKind = new Map<UnitKind, { candidates: Candidate[]; notes: string[] }>();
+    for (const s of strategies) {
+      const kind = STRATEGY_UNIT[s];
+      if (!byKind.has(kind)) byKind.set(kind, await this.candidates(query, kind, p));
+    }
+    return strategies.map((s) => {
+      const { candidates, notes } = byKind.get(STRATEGY_UNIT[s])!;
+      const blocks = this.blocks(s, candidates, p);
+      return { strategy: s, retriever: p.retriever, blocks, totalTokens: blocks.reduce((n, b) => n + b.tokens, 0), candidates: candidates.length, notes };
+    });
+  }
+}

@@ -1,0 +1,27 @@
+/** A scored hit from any index. `id` is the unit's index (sentence, leaf or chunk). */
+export interface Hit {
+  id: number;
+  score: number;
+}
+
+/** Restricts a search to allowed units (metadata filters apply before ranking). */
+export type Allow = (id: number) => boolean;
+
+/** Exact or approximate nearest neighbours by cosine similarity over unit vectors. */
+export interface VectorIndex {
+  readonly dim: number;
+  readonly size: number;
+  /** Appends vectors (row-major, `dim` per row) for ids size … size+n-1. */
+  add(vectors: Float32Array): void | Promise<void>;
+  search(query: Float32Array, k: number, allow?: Allow): Hit[];
+  /** Bytes held for the vectors and any index structure. */
+  memoryBytes(): number;
+}
+
+export function l2normalize(v: Float32Array): Float32Array {
+  let n = 0;
+  for (let i = 0; i < v.length; i++) n += v[i]! * v[i]!;
+  n = Math.sqrt(n);
+  if (n > 0 && Math.abs(n - 1) > 1e-6) for (let i = 0; i < v.length; i++) v[i]! /= n;
+  return v;
+}

@@ -1,0 +1,90 @@
+import { DEFAULT_HEADERS, type HeaderParams } from '../structure/headers';
+import { DEFAULT_CHUNK_LEVELS } from '../structure/hierarchy';
+import { DEFAULT_NAIVE, type NaiveChunkParams } from '../structure/naive-chunks';
+import { DEFAULT_MERGE, type MergeParams } from './automerge';
+import type { MetadataFilter } from './filters';
+import { DEFAULT_WINDOW, type WindowParams } from './window';
+
+/** The strategies, each a column in the app and a row in an evaluation. */
+export const STRATEGIES = ['naive', 'sentence', 'window', 'automerge'] as const;
+export type StrategyName = (typeof STRATEGIES)[number];
+
+export const STRATEGY_LABELS: Record<StrategyName, string> = {
+  naive: 'Naive chunks (baseline)',
+  sentence: 'Sentence hits',
+  window: 'Sentence windows',
+  automerge: 'Auto-merged parents',
+};
+
+/** What each strategy retrieves before expanding or merging. */
+export type UnitKind = 'sentence' | 'leaf' | 'chunk';
+export const STRATEGY_UNIT: Record<StrategyName, UnitKind> = { naive: 'chunk', sentence: 'sentence', window: 'sentence', automerge: 'leaf' };
+
+export type RetrieverName = 'bm25' | 'vector' | 'hybrid';
+
+/**
+ * Parameters that change what is embedded or indexed: changing them means new vectors
+ * (cached per variant), so the app says so and re-embeds.
+ */
+export interface StructureParams {
+  /** Hierarchy levels in tokens, largest first. Leaves are embedded. */
+  chunkLevels: number[];
+  /** Chunks and section-bounded windows stay inside sections of this level or above (0 = documents only). */
+  sectionLevel: number;
+  naive: NaiveChunkParams;
+  headers: HeaderParams;
+}
+
+/** Retrieval-only parameters: changing them re-runs retrieval in milliseconds, never re-embeds. */
+export interface RetrievalParams {
+  retriever: RetrieverName;
+  /** Units retrieved before expansion; also the number of blocks shown without a budget. */
+  topK: number;
+  /** Context budget in tokens (headers included), or null for no budget. */
+  budgetTokens: number | null;
+  window: WindowParams & { bySection: boolean };
+  merge: MergeParams;
+  rrf: { c: number; weights: { bm25: number; vector: number } };
+  rerank: { enabled: boolean; topN: number };
+  filters: MetadataFilter;
+}
+
+export const DEFAULT_STRUCTURE: StructureParams = {
+  chunkLevels: [...DEFAULT_CHUNK_LEVELS],
+  sectionLevel: 3,
+  naive: { ...DEFAULT_NAIVE },
+  headers: { ...DEFAULT_HEADERS, fields: [] },
+};
+
+export const DEFAULT_RETRIEVAL: RetrievalParams = {
+  retriever: 'hybrid',
+  topK: 10,
+  budgetTokens: null,
+  window: { ...DEFAULT_WINDOW, bySection: false },
+  merge: { ...DEFAULT_MERGE },
+  rrf: { c: 60, weights: { bm25: 0.5, vector: 0.5 } },
+  rerank: { enabled: false, topN: 20 },
+  filters: {},
+};
+
+export function retrievalParams(p: Partial<RetrievalParams> = {}): RetrievalParams {
+  return {
+    ...DEFAULT_RETRIEVAL,
+    ...p,
+    window: { ...DEFAULT_RETRIEVAL.window, ...p.window },
+    merge: { ...DEFAULT_RETRIEVAL.merge, ...p.merge },
+    rrf: { ...DEFAULT_RETRIEVAL.rrf, ...p.rrf, weights: { ...DEFAULT_RETRIEVAL.rrf.weights, ...p.rrf?.weights } },
+    rerank: { ...DEFAULT_RETRIEVAL.rerank, ...p.rerank },
+    filters: { ...p.filters },
+  };
+}
+
+export function structureParams(p: Partial<StructureParams> = {}): StructureParams {
+  return {
+    ...DEFAULT_STRUCTURE,
+    ...p,
+    chunkLevels: [...(p.chunkLevels ?? DEFAULT_STRUCTURE.chunkLevels)],
+    naive: { ...DEFAULT_STRUCTURE.naive, ...p.naive },
+    headers: { ...DEFAULT_STRUCTURE.headers, ...p.headers, fields: [...(p.headers?.fields ?? [])] },
+  };
+}

@@ -1,0 +1,24 @@
+import { franc } from 'franc-min';
+
+/** ISO 639-3 (franc) → BCP-47 primary tags for the languages franc-min knows best. */
+const ISO3_TO_1: Record<string, string> = {
+  eng: 'en', por: 'pt', spa: 'es', deu: 'de', fra: 'fr', ita: 'it', nld: 'nl', cmn: 'zh', jpn: 'ja', kor: 'ko',
+  rus: 'ru', ukr: 'uk', pol: 'pl', arb: 'ar', hin: 'hi', tur: 'tr', vie: 'vi', ind: 'id', swe: 'sv', ces: 'cs',
+};
+
+/**
+ * Detects the language of a document from a sample of its text (franc-min, trigram
+ * based). Script first: franc confuses short Chinese samples with Japanese.
+ */
+export function detectLanguage(text: string, fallback = 'en'): string {
+  const sample = text.slice(0, 4000);
+  const han = (sample.match(/\p{Script=Han}/gu) ?? []).length;
+  const kana = (sample.match(/[\p{Script=Hiragana}\p{Script=Katakana}]/gu) ?? []).length;
+  const hangul = (sample.match(/\p{Script=Hangul}/gu) ?? []).length;
+  const letters = (sample.match(/\p{L}/gu) ?? []).length || 1;
+  if (kana / letters > 0.05) return 'ja';
+  if (hangul / letters > 0.3) return 'ko';
+  if (han / letters > 0.3) return 'zh';
+  const code = franc(sample, { minLength: 20 });
+  return ISO3_TO_1[code] ?? fallback;
+}

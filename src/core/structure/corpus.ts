@@ -1,0 +1,143 @@
+import type { Document, Sentence } from '../types';
+import { splitSentences } from '../segment/sentences';
+import type { TokenCounter } from '../segment/tokens';
+
+/** The corpus: documents and one array of sentence atoms over all of them. */
+export interface Corpus {
+  docs: Document[];
+  sentences: Sentence[];
+  /** docStarts[d] = index of document d's first sentence; last entry = sentences.length. */
+  docStarts: number[];
+  /** Name of the tokenizer that produced every token count. */
+  tokenizer: string;
+  /** Sentences longer than this were split into parts of at most this many tokens. */
+  maxSentenceTokens: number;
+}
+
+export interface CorpusOptions {
+  /** Longest atom in tokens; longer sentences are split at word boundaries. Default 128. */
+  maxSentenceTokens?: number;
+}
+
+export function emptyCorpus(counter: TokenCounter, options: CorpusOptions = {}): Corpus {
+  return { docs: [], sentences: [], docStarts: [0], tokenizer: counter.name, maxSentenceTokens: options.maxSentenceTokens ?? 128 };
+}
+
+/** Builds a corpus from documents (one call; see appendDocument for incremental use). */
+export function buildCorpus(docs: Document[], counter: TokenCounter, options: CorpusOptions = {}): Corpus {
+  const corpus = emptyCorpus(counter, options);
+  for (const d of docs) appendDocument(corpus, d, counter);
+  return corpus;
+}
+
+/**
+ * Splits a document into sentence atoms and appends them. Each atom knows its deepest
+ * section and its page. A sentence longer than maxSentenceTokens is split into parts at
+ * word boundaries (never dropped), so every atom fits a leaf chunk and the model.
+ */
+export function appendDocument(corpus: Corpus, doc: Document, counter: TokenCounter): void {
+  const docIndex = corpus.docs.length;
+  corpus.docs.push(doc);
+  const spans = splitSentences(doc.text, doc.language);
+  const sections = doc.sections;
+  let sec = 0;
+  let page = 0;
+  for (const span of spans) {
+    // Sections are in document order, nested: the deepest holding `span` is the last
+    // one starting at or before it whose range still contains it.
+    while (sec + 1 < sections.length && sections[sec + 1]!.start <= span.start) sec++;
+    let deepest = sec;
+    while (deepest > 0 && sections[deepest]!.end < span.end) deepest = sections[deepest]!.parent ?? 0;
+    while (page + 1 < doc.pages.length && doc.pages[page + 1]!.start <= span.start) page++;
+    const pageNo = doc.pages.length ? doc.pages[page]!.number : undefined;
+    const text = doc.text.slice(span.start, span.end);
+    const tokens = counter.count(text);
+    const base = { doc: docIndex, section: deepest, ...(pageNo !== undefined ? { page: pageNo } : {}) };
+    if (tokens <= corpus.maxSentenceTokens) {
+      corpus.sentences.push({ ...base, start: span.start, end: span.end, text, tokens });
+    } else {
+      const parts = splitLongSentence(doc.text, span.start, span.end, corpus.maxSentenceTokens, counter, doc.language);
+      parts.forEach((p, i) => corpus.sentences.push({ ...base, ...p, part: { index: i, of: parts.length } }));
+    }
+  }
+  corpus.docStarts.push(corpus.sentences.length);
+}
+
+const pieceSegmenters = new Map<string, Intl.Segmenter>();
+
+/**
+ * Greedy split of one over-long sentence into pieces of at most `max` tokens, cutting
+ * only between words. Token counts are summed per word (cached), which is linear even
+ * for a million-character line with no sentence break.
+ */
+export function splitLongSentence(text: string, start: number, end: number, max: number, counter: TokenCounter, language: string) {
+  let seg = pieceSegmenters.get(language);
+  if (!seg) pieceSegmenters.set(language, (seg = new Intl.Segmenter(language, { granularity: 'word' })));
+  const cache = new Map<string, number>();
+  const out: { start: number; end: number; text: string; tokens: number }[] = [];
+  let pieceStart = -1;
+  let pieceEnd = -1;
+  let pieceTokens = 0;
+  const flush = () => {
+    if (pieceStart >= 0) out.push({ start: pieceStart, end: pieceEnd, text: text.slice(pieceStart, pieceEnd), tokens: pieceTokens });
+    pieceStart = -1;
+    pieceTokens = 0;
+  };
+  for (const s of seg.segment(text.slice(start, end))) {
+    if (!s.segment.trim()) continue;
+    let n = cache.get(s.segment);
+    if (n === undefined) cache.set(s.segment, (n = counter.count(s.segment)));
+    if (pieceStart >= 0 && pieceTokens + n > max) flush();
+    if (pieceStart < 0) pieceStart = start + s.index;
+    pieceEnd = start + s.index + s.segment.length;
+    pieceTokens += n;
+  }
+  flush();
+  return out;
+}
+
+/** Titles of the sections from the document root down to `section` (root excluded). */
+export function sectionPath(doc: Document, section: number): string[] {
+  const path: string[] = [];
+  let s: number | null = section;
+  while (s !== null && s > 0) {
+    path.unshift(doc.sections[s]!.title);
+    s = doc.sections[s]!.parent;
+  }
+  return path;
+}
+
+/** The deepest section containing both sections a and b (their common ancestor). */
+export function commonSection(doc: Document, a: number, b: number): number {
+  const ancestors = new Set<number>();
+  for (let s: number | null = a; s !== null; s = doc.sections[s]!.parent) ancestors.add(s);
+  for (let s: number | null = b; s !== null; s = doc.sections[s]!.parent) if (ancestors.has(s)) return s;
+  return 0;
+}
+
+/**
+ * For each sentence, the id of the boundary group it belongs to: its ancestor section at
+ * level ≤ sectionLevel (0 = whole document). Chunks and section-bounded windows never
+ * cross a change of group. Group ids are unique across documents.
+ */
+export function boundaryGroups(corpus: Corpus, sectionLevel: number): Int32Array {
+  const groups = new Int32Array(corpus.sentences.length);
+  const keys = new Map<string, number>();
+  corpus.sentences.forEach((s, i) => {
+    const doc = corpus.docs[s.doc]!;
+    let sec: number | null = s.section;
+    while (sec !== null && sec > 0 && doc.sections[sec]!.level > sectionLevel) sec = doc.sections[sec]!.parent;
+    const key = `${s.doc}:${sec ?? 0}`;
+    let g = keys.get(key);
+    if (g === undefined) keys.set(key, (g = keys.size));
+    groups[i] = g;
+  });
+  return groups;
+}
+
+/** Sum of sentence tokens over [start, end). */
+export function rangeTokens(corpus: Corpus, start: number, end: number): number {
+  let n = 0;
+  for (let i = start; i < end; i++) n += corpus.sentences[i]!.tokens;
+  return n;
+}

@@ -1,0 +1,150 @@
+/**
+ * The data model of the retrieval core. Sentences are the atoms: everything larger
+ * (a window, a leaf, a parent chunk, a section) is a range [start, end) over the
+ * corpus's sentence array, never a copy of text. Pure data: no DOM, no React.
+ */
+
+/** Metadata a loader can tell about a file. Dates are ISO strings. */
+export interface DocumentMeta {
+  fileName: string;
+  size: number;
+  format: DocumentFormat;
+  created?: string;
+  modified?: string;
+  pageCount?: number;
+  author?: string;
+  /** Free-form extra fields (a PDF's Subject, a SQuAD article id, …). */
+  extra?: Record<string, string>;
+}
+
+export type DocumentFormat = 'txt' | 'md' | 'html' | 'pdf';
+
+/** A heading and the text it governs, as character offsets into Document.text. */
+export interface Section {
+  /** Index in Document.sections. 0 is the document's root (level 0, whole text). */
+  id: number;
+  title: string;
+  /** 0 for the root, 1 for h1 / '#', … */
+  level: number;
+  parent: number | null;
+  start: number;
+  end: number;
+}
+
+/** A PDF page as a character range of Document.text. */
+export interface Page {
+  number: number;
+  start: number;
+  end: number;
+}
+
+/** What a loader produces: plain text (newlines are hard boundaries) plus structure. */
+export interface Document {
+  id: string;
+  title: string;
+  /** BCP-47 primary tag ('en', 'pt', 'zh', …), given or detected. */
+  language: string;
+  text: string;
+  sections: Section[];
+  pages: Page[];
+  meta: DocumentMeta;
+  tags?: string[];
+  /** Non-fatal loader remarks shown to the user (e.g. "page 3 has no text layer"). */
+  warnings?: string[];
+}
+
+/** One atom of the corpus. A sentence longer than the leaf size is split into parts. */
+export interface Sentence {
+  /** Index of the document in Corpus.docs. */
+  doc: number;
+  /** Deepest section holding the sentence (index into that document's sections). */
+  section: number;
+  /** 1-based page number, when the document has pages. */
+  page?: number;
+  /** Character span in the document's text. */
+  start: number;
+  end: number;
+  text: string;
+  /** Token count with the corpus's tokenizer (no special tokens). */
+  tokens: number;
+  /** Set on the pieces of a sentence that was split because it exceeded the leaf size. */
+  part?: { index: number; of: number };
+}
+
+/** A range of sentences [start, end) in the corpus. */
+export interface SentenceRange {
+  start: number;
+  end: number;
+}
+
+/** One node of the chunk hierarchy (LlamaIndex HierarchicalNodeParser-like). */
+export interface ChunkNode extends SentenceRange {
+  id: number;
+  /** 0 = largest level. */
+  level: number;
+  parent: number | null;
+  children: number[];
+  tokens: number;
+  doc: number;
+}
+
+export interface ChunkHierarchy {
+  /** Token sizes per level, largest first, e.g. [2048, 512, 128]. */
+  levels: number[];
+  nodes: ChunkNode[];
+  /** Ids of the nodes of the smallest level, in document order. */
+  leaves: number[];
+}
+
+/** A fixed-size chunk that ignores sentences and sections: the naive baseline. */
+export interface NaiveChunk {
+  id: number;
+  doc: number;
+  /** Character span in the document. */
+  start: number;
+  end: number;
+  text: string;
+  tokens: number;
+  /** The sentences it overlaps, for highlighting and metadata. */
+  sentences: SentenceRange;
+}
+
+/** Where a block's score came from, so the UI can say it. */
+export interface Provenance {
+  /** What was retrieved and then expanded or merged into this block. */
+  unit: 'sentence' | 'leaf' | 'chunk';
+  /** 1-based rank per retriever list ('bm25', 'vector'), null when absent from that list. */
+  ranks: Record<string, number | null>;
+  /** Raw score per retriever list. */
+  scores: Record<string, number>;
+  /** Weighted RRF score when lists were fused. */
+  fused?: number;
+  /** Auto-merging: this block replaced `children` retrieved of `of` children. */
+  merged?: { children: number; of: number; level: number };
+  /** Sentence window: what was asked for and what was handed over. */
+  window?: { before: number; after: number; shrunk: boolean };
+  /** Cross-encoder score and the rank the unit had before reranking. */
+  rerank?: { score: number; before: number };
+  /** Several hits whose windows overlapped were merged into this block. */
+  hits?: number;
+}
+
+/** What a strategy hands to the LLM: a range of one document, with provenance. */
+export interface ContextBlock {
+  /** Stable id, e.g. "window:3:120-127". */
+  id: string;
+  doc: number;
+  /** Sentence range covered (for naive chunks: the sentences it overlaps). */
+  sentences: SentenceRange;
+  /** Character span in the document text. */
+  start: number;
+  end: number;
+  text: string;
+  /** Contextual chunk header, when headers are on. Counted in `tokens`. */
+  header?: string;
+  /** Global indices of the retrieved sentences inside this block (highlighting). */
+  hits: number[];
+  score: number;
+  tokens: number;
+  provenance: Provenance;
+}

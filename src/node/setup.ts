@@ -1,0 +1,22 @@
+/**
+ * Node-only wiring for the core (CLI, tests, benchmarks): where models and voy's wasm
+ * come from. The core itself stays free of Node and DOM imports.
+ */
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { configureModelSource } from '../core/embed/transformers-embedder';
+import { setVoyWasmSource } from '../core/index/voy-index';
+
+export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+/** The self-hosted model folder; the generated test embedder lives here. */
+export const PROJECT_MODELS_DIR = resolve(PROJECT_ROOT, 'public/models');
+
+const require = createRequire(import.meta.url);
+
+export function setupNode(options: { modelsDir?: string; allowRemoteModels?: boolean } = {}): void {
+  const dir = resolve(options.modelsDir ?? PROJECT_MODELS_DIR);
+  configureModelSource({ localModelPath: dir.endsWith('/') ? dir : `${dir}/`, allowRemoteModels: options.allowRemoteModels ?? false });
+  setVoyWasmSource(() => readFile(require.resolve('voy-search/voy_search_bg.wasm')));
+}
