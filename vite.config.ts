@@ -1,0 +1,46 @@
+import { readdirSync, rmSync } from 'node:fs';
+import { resolve } from 'node:path';
+import react from '@vitejs/plugin-react';
+import { defineConfig, type Plugin } from 'vite';
+import wasm from 'vite-plugin-wasm';
+
+/** Cross-origin isolation lets ONNX Runtime use two WASM threads (half the time per batch). */
+const isolation = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+};
+
+/**
+ * public/models/rag-lab/ holds the generated TEST embedder (served in dev and preview for
+ * tests); it must never ship in a deployed build.
+ */
+function dropTestModels(): Plugin {
+  let outDir = 'dist';
+  return {
+    name: 'rag-lab:drop-test-models',
+    apply: 'build',
+    configResolved(config) {
+      outDir = resolve(config.root, config.build.outDir);
+    },
+    closeBundle() {
+      const models = resolve(outDir, 'models');
+      rmSync(resolve(models, 'rag-lab'), { recursive: true, force: true });
+      try {
+        if (readdirSync(models).length === 0) rmSync(models, { recursive: true });
+      } catch {
+        // no models folder at all
+      }
+    },
+  };
+}
+
+export default defineConfig({
+  // Relative asset paths: the built folder works from any static host and sub-path.
+  base: './',
+  plugins: [react(), wasm(), dropTestModels()],
+  worker: { format: 'es', plugins: () => [wasm()] },
+  optimizeDeps: { exclude: ['@huggingface/transformers', 'voy-search'] },
+  server: { headers: isolation },
+  preview: { headers: isolation },
+  build: { target: 'es2022' },
+});
