@@ -27,6 +27,9 @@ const VERSION = 2;
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
 const outDir = join(root, 'public', 'models', TEST_MODEL_ID);
+export const TEST_RERANKER_ID = 'rag-lab/test-reranker';
+const RERANKER_VERSION = 1;
+const rerankerDir = join(root, 'public', 'models', TEST_RERANKER_ID);
 const tokenizerDir = join(here, 'test-model', 'tokenizer');
 
 /** mulberry32: tiny, seedable, identical on every platform. */
@@ -127,32 +130,108 @@ function buildModel(): Uint8Array {
   return onnx.ModelProto.encode(model).finish();
 }
 
-export function ensureTestModel(force = false): string {
-  const stamp = join(outDir, 'VERSION');
-  if (!force && existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === String(VERSION)) return outDir;
-  mkdirSync(join(outDir, 'onnx'), { recursive: true });
+/**
+ * The TEST cross-encoder: BERT's sequence-classification signature (→ logits [batch, 1]).
+ * Token type 0 marks the query, 1 the passage; each side is summed into a
+ * bag-of-word-pieces vector over the same table as the test embedder, and the logit is
+ * their cosine. It lets the reranking path run for real through transformers.js.
+ */
+function buildReranker(): Uint8Array {
+  const TP = onnx.TensorProto.DataType;
+  const INT = onnx.AttributeProto.AttributeType.INT;
+  const table = makeTable();
+  const f32 = (name: string, values: number[], dims: number[]) => ({ name, dataType: TP.FLOAT, dims, rawData: new Uint8Array(new Float32Array(values).buffer) });
+  const i64 = (name: string, values: number[]) => ({ name, dataType: TP.INT64, dims: [values.length], int64Data: values });
+  const node = (opType: string, input: string[], output: string, attribute: object[] = []) => ({ opType, input, output: [output], attribute });
+  const input = (name: string) => ({
+    name,
+    type: { tensorType: { elemType: TP.INT64, shape: { dim: [{ dimParam: 'batch_size' }, { dimParam: 'sequence_length' }] } } },
+  });
+  const graph = onnx.GraphProto.create({
+    name: 'rag_lab_test_reranker',
+    initializer: [
+      { name: 'token_table', dataType: TP.FLOAT, dims: [VOCAB, TEST_MODEL_DIM], rawData: new Uint8Array(table.buffer) },
+      f32('one', [1], []),
+      f32('eps', [1e-6], []),
+      i64('axis_seq', [1]),
+      i64('axis_last', [2]),
+    ],
+    node: [
+      node('Gather', ['token_table', 'input_ids'], 'tok', [{ name: 'axis', type: INT, i: 0 }]),
+      node('Cast', ['attention_mask'], 'mask', [{ name: 'to', type: INT, i: TP.FLOAT }]),
+      node('Cast', ['token_type_ids'], 'seg_b', [{ name: 'to', type: INT, i: TP.FLOAT }]),
+      node('Sub', ['one', 'seg_b'], 'seg_a'),
+      node('Mul', ['mask', 'seg_a'], 'mask_a2'),
+      node('Mul', ['mask', 'seg_b'], 'mask_b2'),
+      node('Unsqueeze', ['mask_a2', 'axis_last'], 'mask_a'),
+      node('Unsqueeze', ['mask_b2', 'axis_last'], 'mask_b'),
+      node('Mul', ['tok', 'mask_a'], 'tok_a'),
+      node('Mul', ['tok', 'mask_b'], 'tok_b'),
+      node('ReduceSum', ['tok_a', 'axis_seq'], 'vec_a', [{ name: 'keepdims', type: INT, i: 0 }]),
+      node('ReduceSum', ['tok_b', 'axis_seq'], 'vec_b', [{ name: 'keepdims', type: INT, i: 0 }]),
+      node('Mul', ['vec_a', 'vec_b'], 'prod'),
+      node('ReduceSum', ['prod', 'axis_seq'], 'dot', [{ name: 'keepdims', type: INT, i: 1 }]),
+      node('Mul', ['vec_a', 'vec_a'], 'sq_a'),
+      node('Mul', ['vec_b', 'vec_b'], 'sq_b'),
+      node('ReduceSum', ['sq_a', 'axis_seq'], 'ss_a', [{ name: 'keepdims', type: INT, i: 1 }]),
+      node('ReduceSum', ['sq_b', 'axis_seq'], 'ss_b', [{ name: 'keepdims', type: INT, i: 1 }]),
+      node('Mul', ['ss_a', 'ss_b'], 'ss'),
+      node('Sqrt', ['ss'], 'norm'),
+      node('Add', ['norm', 'eps'], 'norm_eps'),
+      node('Div', ['dot', 'norm_eps'], 'logits'),
+    ],
+    input: [input('input_ids'), input('attention_mask'), input('token_type_ids')],
+    output: [{ name: 'logits', type: { tensorType: { elemType: TP.FLOAT, shape: { dim: [{ dimParam: 'batch_size' }, { dimValue: 1 }] } } } }],
+  });
+  const model = onnx.ModelProto.create({
+    irVersion: 7,
+    producerName: 'rag-context-lab scripts/make-test-model.ts',
+    modelVersion: RERANKER_VERSION,
+    docString: 'RAG Context Lab TEST cross-encoder: cosine of query and passage bags of word pieces. Not a real model.',
+    opsetImport: [{ domain: '', version: 13 }],
+    graph,
+  });
+  return onnx.ModelProto.encode(model).finish();
+}
+
+function writeModelFolder(dir: string, id: string, version: number, configPatch: Record<string, unknown>, onnxBytes: () => Uint8Array, readme: string, force: boolean): string {
+  const stamp = join(dir, 'VERSION');
+  if (!force && existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === String(version)) return dir;
+  mkdirSync(join(dir, 'onnx'), { recursive: true });
   for (const f of ['tokenizer.json', 'tokenizer_config.json', 'special_tokens_map.json']) {
-    copyFileSync(join(tokenizerDir, f), join(outDir, f));
+    copyFileSync(join(tokenizerDir, f), join(dir, f));
   }
   const config = JSON.parse(readFileSync(join(tokenizerDir, 'config.json'), 'utf8'));
-  Object.assign(config, {
-    _name_or_path: TEST_MODEL_ID,
-    hidden_size: TEST_MODEL_DIM,
-    num_hidden_layers: 0,
-    rag_lab_test_model: true,
-  });
-  writeFileSync(join(outDir, 'config.json'), JSON.stringify(config, null, 2));
-  writeFileSync(join(outDir, 'onnx', 'model.onnx'), buildModel());
+  Object.assign(config, { _name_or_path: id, num_hidden_layers: 0, rag_lab_test_model: true, ...configPatch });
+  writeFileSync(join(dir, 'config.json'), JSON.stringify(config, null, 2));
+  writeFileSync(join(dir, 'onnx', 'model.onnx'), onnxBytes());
   writeFileSync(
-    join(outDir, 'README.md'),
-    '# rag-lab/test-embedder (TEST MODEL)\n\nGenerated by `npm run models:test`. A seeded random bag-of-word-pieces table, not a trained model.\n' +
+    join(dir, 'README.md'),
+    `# ${id} (TEST MODEL)\n\nGenerated by \`npm run models:test\`. ${readme} Not a trained model.\n` +
       'Tokenizer: Xenova/all-MiniLM-L6-v2 (Apache-2.0), see scripts/test-model/tokenizer/NOTICE.md.\n',
   );
-  writeFileSync(stamp, String(VERSION));
-  return outDir;
+  writeFileSync(stamp, String(version));
+  return dir;
+}
+
+export function ensureTestModel(force = false): string {
+  return writeModelFolder(outDir, TEST_MODEL_ID, VERSION, { hidden_size: TEST_MODEL_DIM }, buildModel, 'A seeded random bag-of-word-pieces table.', force);
+}
+
+export function ensureTestReranker(force = false): string {
+  return writeModelFolder(
+    rerankerDir,
+    TEST_RERANKER_ID,
+    RERANKER_VERSION,
+    { hidden_size: TEST_MODEL_DIM, architectures: ['BertForSequenceClassification'], num_labels: 1, id2label: { 0: 'LABEL_0' }, label2id: { LABEL_0: 0 } },
+    buildReranker,
+    'A cross-encoder stand-in: the logit is the cosine between the bag-of-word-pieces vectors of the query (segment A) and the passage (segment B).',
+    force,
+  );
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const dir = ensureTestModel(process.argv.includes('--force'));
-  console.log(`test embedder ready: ${dir}`);
+  const force = process.argv.includes('--force');
+  console.log(`test embedder ready: ${ensureTestModel(force)}`);
+  console.log(`test reranker ready: ${ensureTestReranker(force)}`);
 }

@@ -25,7 +25,19 @@ export const EMBEDDING_MODELS: EmbeddingModelInfo[] = [
   { id: 'rag-lab/test-embedder', label: 'TEST MODEL (random bag of word pieces)', dim: 128, dtype: 'fp32', languages: 'English word pieces', testModel: true },
 ];
 
-export const RERANKER_MODELS = [{ id: 'Xenova/ms-marco-MiniLM-L-6-v2', label: 'ms-marco-MiniLM-L-6-v2 cross-encoder (English)', dtype: 'q8' as const }];
+export interface RerankerModelInfo {
+  id: string;
+  label: string;
+  dtype: 'fp32' | 'q8';
+  testModel?: boolean;
+}
+
+export const RERANKER_MODELS: RerankerModelInfo[] = [
+  { id: 'Xenova/ms-marco-MiniLM-L-6-v2', label: 'ms-marco-MiniLM-L-6-v2 cross-encoder (English)', dtype: 'q8' },
+  { id: 'rag-lab/test-reranker', label: 'TEST MODEL (cosine of word-piece bags)', dtype: 'fp32', testModel: true },
+];
+
+export const TEST_RERANKER_ID = 'rag-lab/test-reranker';
 
 export const TEST_EMBEDDER_ID = 'rag-lab/test-embedder';
 

@@ -1,4 +1,5 @@
 import { AutoModelForSequenceClassification, AutoTokenizer, type PreTrainedModel, type PreTrainedTokenizer } from '@huggingface/transformers';
+import { RERANKER_MODELS } from './models';
 import { configureModelSource, type ModelSource } from './transformers-embedder';
 
 /** Scores (query, passage) pairs; higher is more relevant. */
@@ -23,7 +24,7 @@ export class CrossEncoderReranker implements Reranker {
     configureModelSource(options);
     const tokenizer = await AutoTokenizer.from_pretrained(options.model);
     const net = await AutoModelForSequenceClassification.from_pretrained(options.model, {
-      dtype: options.dtype ?? 'q8',
+      dtype: options.dtype ?? RERANKER_MODELS.find((m) => m.id === options.model)?.dtype ?? 'q8',
       ...(options.device ? { device: options.device } : {}),
     });
     return new CrossEncoderReranker(tokenizer, net, options.model);
