@@ -23,7 +23,7 @@ export function decodeText(bytes: Uint8Array): Decoded | null {
   try {
     return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes), encoding: 'utf-8' };
   } catch {
-    return { text: new TextDecoder('windows-1252').decode(bytes), encoding: 'windows-1252' };
+    return { text: fixC1(new TextDecoder('windows-1252').decode(bytes)), encoding: 'windows-1252' };
   }
 }
 
@@ -36,4 +36,16 @@ function looksBinary(bytes: Uint8Array): boolean {
     if (b < 9 || (b > 13 && b < 32)) control++;
   }
   return n > 0 && control / n > 0.05;
+}
+
+/** Windows-1252's characters for bytes 0x80–0x9F (undefined bytes keep their code). */
+const CP1252_C1 = '€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008dŽ\u008f\u0090‘’“”•–—˜™š›œ\u009džŸ';
+
+/**
+ * Node's TextDecoder('windows-1252') decodes 0x80–0x9F as Latin-1 control characters
+ * (nodejs/node#56542), losing €, dashes and smart quotes; browsers get them right. Real
+ * text never holds C1 controls, so mapping them is safe everywhere.
+ */
+function fixC1(text: string): string {
+  return text.replace(/[\u0080-\u009f]/g, (c) => CP1252_C1[c.charCodeAt(0) - 0x80]!);
 }

@@ -28,6 +28,7 @@ export function parseHtml(html: string, b: DocumentBuilder | null): HtmlInfo & {
   const info: HtmlInfo = { title: null, language: null, author: null, date: null, description: null };
   let skipDepth = 0;
   let inTitle = false;
+  let foreign = 0; // inside <svg> or <math>, whose <title> elements name icons, not the page
   let titleText = '';
   let pre = 0;
   let heading: { level: number; text: string } | null = null;
@@ -57,7 +58,8 @@ export function parseHtml(html: string, b: DocumentBuilder | null): HtmlInfo & {
             else if (key === 'og:title' || key === 'dc.title') info.title ??= content;
           }
         }
-        if (name === 'title') inTitle = true;
+        if (name === 'svg' || name === 'math') foreign++;
+        if (name === 'title' && !foreign) inTitle = true;
         if (SKIP.has(name)) {
           skipDepth++;
           return;
@@ -83,6 +85,7 @@ export function parseHtml(html: string, b: DocumentBuilder | null): HtmlInfo & {
       },
       onclosetag(name) {
         if (name === 'title') inTitle = false;
+        if (name === 'svg' || name === 'math') foreign = Math.max(0, foreign - 1);
         if (SKIP.has(name)) {
           skipDepth = Math.max(0, skipDepth - 1);
           return;

@@ -179,7 +179,10 @@ export async function parsePdf(bytes: Uint8Array, fileName: string, b: DocumentB
           }
         } else {
           const gap = prev ? Math.abs(prev.y - l.y) : 0;
-          const newPara = prev && (isHeadingLine(prev, body) || gap > Math.max(prev.size, l.size) * 1.9 || /^([•●▪■◦\-–*]|\(?\d{1,2}[.)]\s|\(?[a-z][.)]\s)/.test(l.text));
+          const bullet = /^([•●▪■◦\-–*]|\(?\d{1,2}[.)]\s|\(?[a-z][.)]\s)/.test(l.text);
+          // A sentence cut by a column or page break continues: no final punctuation, lower-case next line.
+          const continues = para.length > 0 && !/[.!?:;。！？]["')\]]?$/.test(para[para.length - 1]!) && /^\p{Ll}/u.test(l.text);
+          const newPara = prev && !continues && (isHeadingLine(prev, body) || gap > Math.max(prev.size, l.size) * 1.9 || bullet);
           if (newPara) flush();
           para.push(l.text);
         }

@@ -23,7 +23,7 @@ export interface RrfOptions {
   rankFrom?: 0 | 1;
   /**
    * Haystack's variant: weights are multiplied by the number of lists and scores divided
-   * by the best possible score (n / c), so a unit first everywhere scores 1.
+   * by n / c, so with rankFrom 0 and weights summing to 1 a unit first everywhere scores 1.
    */
   normalize?: boolean;
 }

@@ -75,21 +75,30 @@ export function splitLongSentence(text: string, start: number, end: number, max:
   if (!seg) pieceSegmenters.set(language, (seg = new Intl.Segmenter(language, { granularity: 'word' })));
   const cache = new Map<string, number>();
   const out: { start: number; end: number; text: string; tokens: number }[] = [];
-  let pieceStart = -1;
-  let pieceEnd = -1;
+  let piece: { start: number; end: number; tokens: number; word: boolean }[] = [];
   let pieceTokens = 0;
-  const flush = () => {
-    if (pieceStart >= 0) out.push({ start: pieceStart, end: pieceEnd, text: text.slice(pieceStart, pieceEnd), tokens: pieceTokens });
-    pieceStart = -1;
-    pieceTokens = 0;
+  const flush = (keep: typeof piece = []) => {
+    if (piece.length) {
+      const a = piece[0]!.start;
+      const b = piece[piece.length - 1]!.end;
+      out.push({ start: a, end: b, text: text.slice(a, b), tokens: pieceTokens });
+    }
+    piece = keep;
+    pieceTokens = keep.reduce((n, e) => n + e.tokens, 0);
   };
   for (const s of seg.segment(text.slice(start, end))) {
     if (!s.segment.trim()) continue;
     let n = cache.get(s.segment);
     if (n === undefined) cache.set(s.segment, (n = counter.count(s.segment)));
-    if (pieceStart >= 0 && pieceTokens + n > max) flush();
-    if (pieceStart < 0) pieceStart = start + s.index;
-    pieceEnd = start + s.index + s.segment.length;
+    const entry = { start: start + s.index, end: start + s.index + s.segment.length, tokens: n, word: Boolean(s.isWordLike) };
+    if (piece.length && pieceTokens + n > max) {
+      // Punctuation never opens a piece alone: the last word moves over with it.
+      const last = piece[piece.length - 1]!;
+      const carry = !entry.word && piece.length > 1 && last.word && last.tokens + n <= max ? [piece.pop()!] : [];
+      if (carry.length) pieceTokens -= carry[0]!.tokens;
+      flush(carry);
+    }
+    piece.push(entry);
     pieceTokens += n;
   }
   flush();

@@ -1,0 +1,269 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { abbreviationRules } from './abbreviations';
+import { splitSentences, type Span } from './sentences';
+
+const DEMO = '/work/shared/data/demo_docs';
+
+/** The sentences of `text` as strings (what a user sees). */
+function sentences(text: string, language = 'en'): string[] {
+  return splitSentences(text, language).map((s) => text.slice(s.start, s.end));
+}
+
+/** Invariants every split must satisfy, on any input. */
+function expectWellFormed(text: string, spans: Span[]): void {
+  let prevEnd = 0;
+  for (const s of spans) {
+    expect(s.start).toBeGreaterThanOrEqual(prevEnd);
+    expect(s.end).toBeGreaterThan(s.start);
+    expect(s.end).toBeLessThanOrEqual(text.length);
+    const t = text.slice(s.start, s.end);
+    expect(t).toBe(t.trim());
+    // A newline is always a boundary, so no sentence spans one.
+    expect(t).not.toMatch(/[\n\r\u2029]/);
+    prevEnd = s.end;
+  }
+  // Nothing but whitespace is left out between sentences.
+  let covered = 0;
+  for (const s of spans) {
+    expect(text.slice(covered, s.start).trim()).toBe('');
+    covered = s.end;
+  }
+  expect(text.slice(covered).trim()).toBe('');
+}
+
+describe('splitSentences: English abbreviations', () => {
+  it('keeps titles and "p.m." inside one sentence', () => {
+    expect(sentences('Dr. Smith met Mr. Jones at 5 p.m. and left.')).toEqual(['Dr. Smith met Mr. Jones at 5 p.m. and left.']);
+  });
+
+  it('ends a sentence after "U.S." when a typical opener follows', () => {
+    expect(sentences('He lives in the U.S. The weather is fine.')).toEqual(['He lives in the U.S.', 'The weather is fine.']);
+    expect(sentences('Meet me at 5 p.m. The bus leaves then.')).toEqual(['Meet me at 5 p.m.', 'The bus leaves then.']);
+  });
+
+  it('does not split "U.S." before a capitalised non-opener', () => {
+    expect(sentences('The U.S. Army arrived.')).toEqual(['The U.S. Army arrived.']);
+    expect(sentences('He works for the U.S. Department of State. It is large.')).toEqual([
+      'He works for the U.S. Department of State.',
+      'It is large.',
+    ]);
+  });
+
+  it('never splits after "e.g." or "i.e."', () => {
+    expect(sentences('Use a tool, e.g. Hammer or saw, to do it. Then rest.')).toEqual([
+      'Use a tool, e.g. Hammer or saw, to do it.',
+      'Then rest.',
+    ]);
+    expect(sentences('Some fruit, i.e. The sweet kind, is ripe. Eat it.')).toEqual(['Some fruit, i.e. The sweet kind, is ripe.', 'Eat it.']);
+  });
+
+  it('keeps other always-joined abbreviations ("Prof.", "Fig.", "No.", "St.")', () => {
+    expect(sentences('I met Prof. Brown at St. Mary. He was kind.')).toEqual(['I met Prof. Brown at St. Mary.', 'He was kind.']);
+    expect(sentences('See Fig. 3 and No. 7 for details. It shows X.')).toEqual(['See Fig. 3 and No. 7 for details.', 'It shows X.']);
+  });
+
+  it('keeps a list number attached to its item', () => {
+    expect(sentences('1. First item is here. 2. Second item.')).toEqual(['1. First item is here.', '2. Second item.']);
+    expect(sentences('iv. Fourth point. It matters.')).toEqual(['iv. Fourth point.', 'It matters.']);
+    expect(sentences('B. Second item. It matters.')).toEqual(['B. Second item.', 'It matters.']);
+    expect(sentences('1. First item\n2. Second item')).toEqual(['1. First item', '2. Second item']);
+  });
+
+  it('keeps initials ("John F. Kennedy") inside the sentence', () => {
+    expect(sentences('John F. Kennedy was president. He died in 1963.')).toEqual(['John F. Kennedy was president.', 'He died in 1963.']);
+  });
+
+  it('still splits ordinary sentences and a sentence ending in a number', () => {
+    expect(sentences('It rained. It was 1984. Then it stopped!  Really?')).toEqual([
+      'It rained.',
+      'It was 1984.',
+      'Then it stopped!',
+      'Really?',
+    ]);
+  });
+
+  it('uses the English rules for unknown languages and region subtags', () => {
+    expect(sentences('Dr. Martin est arrivé. Il pleut.', 'fr')).toEqual(['Dr. Martin est arrivé.', 'Il pleut.']);
+    expect(sentences('Dr. Smith met Mr. Jones.', 'en-GB')).toEqual(['Dr. Smith met Mr. Jones.']);
+  });
+});
+
+describe('splitSentences: other languages', () => {
+  it('Portuguese: "Sr." and "Sra." do not end sentences', () => {
+    expect(sentences('O Sr. Silva chegou. A Sra. Costa saiu.', 'pt')).toEqual(['O Sr. Silva chegou.', 'A Sra. Costa saiu.']);
+  });
+
+  it('Portuguese: "Art. 5.º" stays one sentence', () => {
+    expect(sentences('Art. 5.º diz isso.', 'pt')).toEqual(['Art. 5.º diz isso.']);
+    expect(sentences('Ver o Art. 5 da lei. Depois o resto.', 'pt')).toEqual(['Ver o Art. 5 da lei.', 'Depois o resto.']);
+  });
+
+  it('Portuguese rules apply to "pt-BR" but not to English ("Dra." is Portuguese only)', () => {
+    expect(sentences('A Dra. Costa saiu. Ele ficou.', 'pt-BR')).toEqual(['A Dra. Costa saiu.', 'Ele ficou.']);
+    expect(sentences('A Dra. Costa saiu. Ele ficou.', 'en')).toEqual(['A Dra.', 'Costa saiu.', 'Ele ficou.']);
+  });
+
+  it('Spanish: "Sr." and "Dra." do not end sentences', () => {
+    expect(sentences('El Sr. García llegó. La Dra. López salió.', 'es')).toEqual(['El Sr. García llegó.', 'La Dra. López salió.']);
+  });
+
+  it('German: "Dr." and the ordinal "3." do not end sentences', () => {
+    expect(sentences('Dr. Müller kam am 3. Mai. Er ging.', 'de')).toEqual(['Dr. Müller kam am 3. Mai.', 'Er ging.']);
+    expect(sentences('Vgl. Abs. 3 und z.B. Die Regel. Das gilt.', 'de')).toEqual(['Vgl. Abs. 3 und z.B. Die Regel.', 'Das gilt.']);
+  });
+
+  it('Chinese: splits after 。！？', () => {
+    const text = '中华人民共和国是工人阶级领导的。国家的一切权力属于人民！是吗？';
+    expect(sentences(text, 'zh')).toEqual(['中华人民共和国是工人阶级领导的。', '国家的一切权力属于人民！', '是吗？']);
+    expect(splitSentences(text, 'zh')).toEqual([
+      { start: 0, end: 16 },
+      { start: 16, end: 28 },
+      { start: 28, end: 31 },
+    ]);
+  });
+});
+
+describe('splitSentences: boundaries and whitespace', () => {
+  it('treats a newline as a boundary, even without punctuation', () => {
+    expect(sentences('First line without stop\nSecond line')).toEqual(['First line without stop', 'Second line']);
+    expect(sentences('Windows line\r\nNext line')).toEqual(['Windows line', 'Next line']);
+  });
+
+  it('never joins across a newline, even after an abbreviation or a list number', () => {
+    expect(sentences('Ask the Dr.\nSmith arrived.')).toEqual(['Ask the Dr.', 'Smith arrived.']);
+    expect(sentences('1.\nFirst item')).toEqual(['1.', 'First item']);
+  });
+
+  it('returns spans without surrounding whitespace', () => {
+    const text = '  Hello world.   Next one.  ';
+    expect(splitSentences(text)).toEqual([
+      { start: 2, end: 14 },
+      { start: 17, end: 26 },
+    ]);
+  });
+
+  it('returns nothing for empty or blank text', () => {
+    expect(splitSentences('')).toEqual([]);
+    expect(splitSentences(' \n\t \n')).toEqual([]);
+  });
+
+  it('produces well-formed spans on mixed input', () => {
+    const text = '  Dr. A. B. Smith arrived.\n\n1. One.  2. Two!\r\n中文。好吗？  The U.S. The end. ';
+    const spans = splitSentences(text);
+    expectWellFormed(text, spans);
+    expect(spans.map((s) => text.slice(s.start, s.end))).toEqual([
+      'Dr. A. B. Smith arrived.',
+      '1. One.',
+      '2. Two!',
+      '中文。',
+      '好吗？',
+      'The U.S.',
+      'The end.',
+    ]);
+  });
+});
+
+describe('abbreviationRules', () => {
+  it('maps region subtags to the base language and caches the rules', () => {
+    expect(abbreviationRules('pt-BR')).toBe(abbreviationRules('pt'));
+    expect(abbreviationRules('PT').always.has('sra')).toBe(true);
+  });
+
+  it('falls back to English for unknown languages', () => {
+    expect(abbreviationRules('fr')).toBe(abbreviationRules('en'));
+    expect(abbreviationRules('zh')).toBe(abbreviationRules('en'));
+  });
+
+  it('separates always-joined abbreviations from those that may end a sentence', () => {
+    const en = abbreviationRules('en');
+    expect(en.always.has('dr')).toBe(true);
+    expect(en.always.has('e.g')).toBe(true);
+    expect(en.unlessOpener.has('u.s')).toBe(true);
+    expect(en.always.has('u.s')).toBe(false);
+    expect(en.openers.has('the')).toBe(true);
+  });
+
+  it('treats "number + dot" as an ordinal only in German', () => {
+    expect(abbreviationRules('de').ordinalDot).toBe(true);
+    expect(abbreviationRules('en').ordinalDot).toBe(false);
+    expect(abbreviationRules('pt').ordinalDot).toBe(false);
+  });
+});
+
+describe('splitSentences on the shared demo documents', () => {
+  const BARE_LIST_NUMBER = /^\(?(?:\d{1,3}|[a-z]|[ivxlcdm]{1,6})[.)]$/i;
+
+  it('Portuguese constitution: abbreviations and list numbers never stand alone', () => {
+    const text = readFileSync(`${DEMO}/pt/constituicao_republica_portuguesa.txt`, 'utf8');
+    const spans = splitSentences(text, 'pt');
+    expectWellFormed(text, spans);
+    const all = spans.map((s) => text.slice(s.start, s.end));
+    expect(all.length).toBeGreaterThan(1500);
+    for (const s of all) {
+      expect(s).not.toMatch(BARE_LIST_NUMBER);
+      expect(s).not.toMatch(/^(?:Sr|Sra|Dr|Art|n)\.$/);
+      expect(s).not.toMatch(/^n\.º$/);
+      expect(s).not.toMatch(/(?:^|\s)(?:n\.º|Sr\.|Sra\.|Art\.)$/);
+    }
+    expect(all).toContain('A Revolução restituiu aos Portugueses os direitos e liberdades fundamentais.');
+    expect(all).toContain(
+      'No exercício destes direitos e liberdades, os legítimos representantes do povo reúnem-se para elaborar uma Constituição que corresponde às aspirações do país.',
+    );
+    // A numbered paragraph keeps its number, and "n.º 1" does not break it.
+    expect(all).toContain('3. A inobservância do disposto no n.º 1 envolve, de pleno direito, a perda do cargo.');
+    expect(all).toContain('1. A soberania, una e indivisível, reside no povo, que a exerce segundo as formas previstas na Constituição.');
+    // Headings are their own lines, so their own sentences.
+    expect(all).toContain('Artigo 1.º');
+  });
+
+  it('Chinese constitution: splits on 。！？ and keeps each sentence whole', () => {
+    const text = readFileSync(`${DEMO}/zh/prc_constitution.md`, 'utf8');
+    const spans = splitSentences(text, 'zh');
+    expectWellFormed(text, spans);
+    const all = spans.map((s) => text.slice(s.start, s.end));
+    expect(all.length).toBeGreaterThan(300);
+    const i = all.indexOf('中国是世界上历史最悠久的国家之一。');
+    expect(i).toBeGreaterThanOrEqual(0);
+    expect(all[i + 1]).toBe('中国各族人民共同创造了光辉灿烂的文化，具有光荣的革命传统。');
+    // A full stop only ever ends a sentence (possibly before a closing quote or bracket).
+    for (const s of all) expect(s).not.toMatch(/[。！？](?![。！？”’」』）)]*$)/);
+  });
+
+  it('UDHR (English): the sentences of Article 1', () => {
+    const text = readFileSync(`${DEMO}/udhr/udhr_eng.md`, 'utf8');
+    const spans = splitSentences(text, 'en');
+    expectWellFormed(text, spans);
+    const all = spans.map((s) => text.slice(s.start, s.end));
+    const i = all.indexOf('All human beings are born free and equal in dignity and rights.');
+    expect(i).toBeGreaterThan(0);
+    expect(all[i - 1]).toBe('## Article 1');
+    expect(all[i + 1]).toBe(
+      'They are endowed with reason and conscience and should act towards one another in a spirit of brotherhood.',
+    );
+    expect(all[i + 2]).toBe('## Article 2');
+  });
+
+  it('World Factbook (US): "Mt." and "St." do not end sentences', () => {
+    const text = readFileSync(`${DEMO}/en/factbook/us.md`, 'utf8');
+    const spans = splitSentences(text, 'en');
+    expectWellFormed(text, spans);
+    const all = spans.map((s) => text.slice(s.start, s.end));
+    const line = text.split('\n').find((l) => l.includes('Mt. McKinley is the highest point'))!;
+    expect(line).toBeDefined();
+    expect(all).toContain(line.trim());
+    expect(all.some((s) => /(?:^|\s)(?:Mt|St)\.$/.test(s))).toBe(false);
+  });
+
+  it('German XQuAD paragraph: well-formed, ordinals and abbreviations kept', () => {
+    const xquad = JSON.parse(readFileSync('/work/shared/data/xquad/xquad.de.json', 'utf8')) as {
+      data: { paragraphs: { context: string }[] }[];
+    };
+    const contexts = xquad.data.flatMap((a) => a.paragraphs.map((p) => p.context)).slice(0, 60);
+    for (const text of contexts) {
+      const spans = splitSentences(text, 'de');
+      expectWellFormed(text, spans);
+      for (const s of spans) expect(text.slice(s.start, s.end)).not.toMatch(/^(?:\d{1,4}|Dr|Nr|bzw|vgl|z\.B)\.$/i);
+    }
+  });
+});
