@@ -217,17 +217,23 @@ describe('Plain text: Constituição da República Portuguesa', () => {
     expect(doc.meta.extra).toBeUndefined(); // UTF-8: no encoding note
   });
 
-  it('infers headings: capitals are level 1, article titles level 2', () => {
+  it('infers headings and levels them by structure words: PARTE > TÍTULO > CAPÍTULO > Artigo', () => {
     expectWellFormed(doc);
     const a1 = doc.sections.find((s) => s.title.startsWith('Artigo 1.º'))!;
-    expect(a1).toMatchObject({ title: 'Artigo 1.º — República Portuguesa', level: 2 });
+    expect(a1).toMatchObject({ title: 'Artigo 1.º — República Portuguesa', level: 4 });
     expect(doc.text.slice(a1.start, a1.end)).toBe(
       'Artigo 1.º — República Portuguesa\n\nPortugal é uma República soberana, baseada na dignidade da pessoa humana e na vontade popular e empenhada na construção de uma sociedade livre, justa e solidária.',
     );
-    expect(section(doc, 'TÍTULO I — Princípios gerais').level).toBe(1);
-    expect(section(doc, 'Preâmbulo').level).toBe(2);
+    const parte = section(doc, 'PARTE I — Direitos e deveres fundamentais');
+    expect(parte.level).toBe(1);
     const titulo = section(doc, 'TÍTULO I — Princípios gerais');
+    expect(titulo.level).toBe(2);
+    expect(titulo.parent).toBe(parte.id);
+    expect(section(doc, 'Preâmbulo').level).toBe(2);
     expect(childTitles(doc, titulo)[0]).toBe('Artigo 12.º — Princípio da universalidade');
+    const capitulo = doc.sections.find((s) => s.title.startsWith('CAPÍTULO I —'))!;
+    expect(capitulo.level).toBe(3);
+    expect(doc.sections[capitulo.parent!]!.title).toMatch(/^TÍTULO II —/);
   });
 
   it('makes every one of the 296 articles a section', () => {

@@ -23,10 +23,35 @@ function isAllCaps(s: string): boolean {
 }
 
 /**
+ * Words that name levels of a document's structure, outermost first (en, pt, es, de, fr).
+ * Numbered headings like "PARTE I", "Chapter 3" or "Artigo 12.º" take their level from
+ * this order, so laws and manuals in plain text get a real tree, not a flat list.
+ */
+const STRUCTURE_WORDS: string[][] = [
+  ['part', 'parte', 'teil', 'partie'],
+  ['book', 'livro', 'libro', 'buch', 'livre'],
+  ['title', 'título', 'titulo', 'titel', 'titre'],
+  ['chapter', 'capítulo', 'capitulo', 'kapitel', 'chapitre'],
+  ['section', 'secção', 'seção', 'sección', 'seccion', 'abschnitt'],
+  ['subsection', 'subsecção', 'subseção', 'subsección'],
+  ['article', 'artigo', 'artículo', 'articulo', 'artikel', 'art', 'article', '§'],
+];
+
+/** The structure rank (index in STRUCTURE_WORDS) of a numbered heading, or -1. */
+function structureRank(title: string): number {
+  const m = /^(§|\p{L}+)\.?\s*(?:[IVXLCDM]+\b|\d+)/iu.exec(title);
+  if (!m) return -1;
+  const word = m[1]!.toLowerCase();
+  return STRUCTURE_WORDS.findIndex((g) => g.includes(word));
+}
+
+/**
  * Plain text: blank lines separate paragraphs. Lines of hard-wrapped files are joined
  * with spaces; otherwise each line stays its own block (lists, verses, laws). A short
  * paragraph of one or two lines without final punctuation before a longer one is taken
- * as a heading (level 1 when in capitals, else 2): plain text has no markup to say so.
+ * as a heading: plain text has no markup to say so. Numbered headings ("PARTE I",
+ * "Artigo 1.º") are levelled by the structure words present in the file; other headings
+ * are level 1 in capitals, else 2.
  */
 export function parsePlainText(text: string, builder: DocumentBuilder): void {
   const normalized = text.replace(/\r\n?/g, '\n').replace(/^\uFEFF/, '');
@@ -35,9 +60,14 @@ export function parsePlainText(text: string, builder: DocumentBuilder): void {
     .map((p) => p.split('\n').map((l) => l.trim()).filter(Boolean))
     .filter((p) => p.length > 0);
   const wrapped = isHardWrapped(normalized.split('\n'));
+  const isHeading = paragraphs.map((lines, i) => paragraphs.length > 2 && isHeadingParagraph(lines, paragraphs[i + 1]));
+  // Ranks present in this file, outermost first: the first becomes level 1, and so on.
+  const ranks = [...new Set(paragraphs.filter((_, i) => isHeading[i]).map((l) => structureRank(l[0]!)).filter((r) => r >= 0))].sort((a, b) => a - b);
   paragraphs.forEach((lines, i) => {
-    if (isHeadingParagraph(lines, paragraphs[i + 1]) && paragraphs.length > 2) {
-      builder.heading(isAllCaps(lines[0]!) ? 1 : 2, lines.join(' — '));
+    if (isHeading[i]) {
+      const rank = structureRank(lines[0]!);
+      const level = rank >= 0 ? Math.min(6, ranks.indexOf(rank) + 1) : isAllCaps(lines[0]!) ? 1 : 2;
+      builder.heading(level, lines.join(' — '));
     } else if (wrapped) {
       builder.block(dehyphenate(lines).join(' '));
     } else {
