@@ -233,6 +233,7 @@ async function cmdQuery(values: Values, positionals: string[]): Promise<void> {
   if (!question?.trim()) throw new UsageError('query: give the question as the first argument');
   const strategies = list(values.strategies, STRATEGIES, 'strategies', STRATEGIES);
   const [retriever] = list(values.retriever, ['bm25', 'vector', 'hybrid'] as const, 'retriever', ['hybrid']);
+  const params = { ...retrieval(values, { topK: 10, budget: null }), retriever: retriever! }; // validated before any work
   let engine: RetrievalEngine;
   if (values.corpus) engine = await engineFromSaved(values, values.corpus);
   else {
@@ -243,7 +244,7 @@ async function cmdQuery(values: Values, positionals: string[]): Promise<void> {
     engine.addDocuments(docs);
     if (retriever !== 'bm25') await embedAll(engine, unitKinds(strategies));
   }
-  const results = await engine.search(question, strategies, { ...retrieval(values, { topK: 10, budget: null }), retriever: retriever! });
+  const results = await engine.search(question, strategies, params);
   for (const r of results) {
     console.log(`\n== ${STRATEGY_LABELS[r.strategy]} · ${r.retriever} · ${r.blocks.length} blocks · ${r.totalTokens} tokens${r.notes.length ? ` · ${r.notes.join('; ')}` : ''}`);
     const rows = r.blocks.map((b, i) => {
@@ -297,10 +298,11 @@ function loadEvalSet(values: Values): EvalSet {
 
 async function cmdEval(values: Values): Promise<void> {
   const t0 = performance.now();
+  const params = retrieval(values, { topK: 50, budget: 512 }); // validated before any work
+  const strategies = list(values.strategies, STRATEGIES, 'strategies', STRATEGIES);
   const set = loadEvalSet(values);
   const limitQ = values['limit-questions'] !== undefined ? int(values['limit-questions'], 'limit-questions', 0) : 0;
   if (limitQ) set.questions = set.questions.slice(0, limitQ);
-  const strategies = list(values.strategies, STRATEGIES, 'strategies', STRATEGIES);
   const engine = await makeEngine(values);
   const retrievers = list(values.retriever, ['bm25', 'vector', 'hybrid'] as const, 'retriever', engine.embedder ? ['bm25', 'vector', 'hybrid'] : ['bm25']);
   if (!engine.embedder && retrievers.some((r) => r !== 'bm25')) throw new UsageError('--retriever vector/hybrid needs an embedder (not --embedder none)');
@@ -309,7 +311,6 @@ async function cmdEval(values: Values): Promise<void> {
   set.questions = set.questions.filter((q) => q.targets.some((t) => ids.has(t.doc)));
   engine.addDocuments(set.docs);
   if (retrievers.some((r) => r !== 'bm25')) await embedAll(engine, unitKinds(strategies), false);
-  const params = retrieval(values, { topK: 50, budget: 512 });
   const rows: EvalRow[] = [];
   for (const retriever of retrievers as RetrieverName[]) {
     const bar = new ProgressBar(`eval ${retriever}`);

@@ -336,7 +336,22 @@ export class RetrievalEngine {
       );
     }
     if (strategy === 'automerge') {
-      const leafCands = cands.map((c) => ({ ...c, id: this.hierarchy.leaves[c.id]! }));
+      // With a budget, merging decides among the leaves the budget would hold, as with a
+      // small top-k in LlamaIndex: merging over 50 retrieved leaves would promote nearly
+      // every parent of a short document.
+      let pool = cands;
+      if (budget !== null) {
+        pool = [];
+        let used = 0;
+        for (const c of cands) {
+          const leaf = this.hierarchy.nodes[this.hierarchy.leaves[c.id]!]!;
+          const cost = this.blockCost(leaf.start, leaf.end);
+          if (used + cost > budget) continue;
+          used += cost;
+          pool.push(c);
+        }
+      }
+      const leafCands = pool.map((c) => ({ ...c, id: this.hierarchy.leaves[c.id]! }));
       const merged = fitMerged(this.hierarchy, autoMerge(this.hierarchy, leafCands, p.merge), this.blockCost, budget);
       return merged.map((m) => {
         const n = this.hierarchy.nodes[m.node]!;

@@ -66,7 +66,8 @@ export function scoreQuestion(q: EvalQuestion, blocks: JudgedBlock[]): Metrics {
     .reduce((s, g, i) => s + g / Math.log2(i + 2), 0);
   let answerInContext: number;
   if (q.answers.length) {
-    const context = normalizeAnswer(blocks.map((b) => b.text).join('\n'));
+    // Blocks are joined with a separator no answer contains, so an answer never spans two blocks.
+    const context = blocks.map((b) => normalizeAnswer(b.text)).join('\u0000');
     answerInContext = q.answers.some((a) => context.includes(normalizeAnswer(a))) ? 1 : 0;
   } else {
     answerInContext = best < Infinity ? 1 : 0;

@@ -1,0 +1,274 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STRATEGIES, STRATEGY_LABELS } from '../core/retrieve/params';
+
+const ROOT = '/work/main';
+const SQUAD = '/work/shared/data/squad_en/squad-dev-v1.1.from-explorer.json';
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  /** stderr without npm's own config warnings (npx prints them on some machines). */
+  stderr: string;
+}
+
+/** Runs the CLI as a child process (async, so the tests of a file can run concurrently). */
+function cli(...args: string[]): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('npx', ['tsx', 'src/cli/main.ts', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, npm_config_loglevel: 'error', NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({
+        code,
+        stdout,
+        stderr: stderr
+          .split('\n')
+          .filter((l) => !/^npm (warn|WARN)/.test(l))
+          .join('\n'),
+      });
+    });
+  });
+}
+
+function stderrLines(r: Run): string[] {
+  return r.stderr.split('\n').filter((l) => l.trim());
+}
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'rag-lab-cli-'));
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const SOLAR = `# Solar Energy
+
+Solar panels convert sunlight into electricity. Photovoltaic cells are made of silicon.
+
+## Storage
+
+Batteries store excess energy for the night. Lithium batteries are common in homes.
+
+## Costs
+
+The cost of solar panels has fallen sharply over the last decade. Installation is cheaper too.
+`;
+
+describe.concurrent('rag-lab eval', () => {
+  it('--json prints exactly one JSON object: 4 strategies × 3 retrievers', async () => {
+    const r = await cli('eval', '--data', SQUAD, '--limit-docs', '1', '--limit-questions', '10', '--budget', '256', '--json');
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.split('\n').filter((l) => l.trim());
+    expect(lines).toHaveLength(1);
+    const out = JSON.parse(lines[0]!);
+    expect(Object.keys(out).sort()).toEqual(['dataset', 'embedder', 'questions', 'results']);
+    expect(out.dataset).toBe('squad-dev-v1.1.from-explorer.json');
+    expect(out.questions).toBe(10);
+    expect(out.embedder).toMatch(/^rag-lab\/test-embedder .*TEST MODEL/);
+    expect(out.results).toHaveLength(12);
+    const combos = new Set<string>();
+    for (const row of out.results) {
+      expect(Object.keys(row).sort()).toEqual(['budgetTokens', 'metrics', 'params', 'strategy']);
+      expect(STRATEGIES).toContain(row.strategy);
+      expect(['bm25', 'vector', 'hybrid']).toContain(row.params.retriever);
+      combos.add(`${row.strategy}/${row.params.retriever}`);
+      expect(row.budgetTokens).toBe(256);
+      expect(row.params.topK).toBe(50);
+      const m = row.metrics;
+      expect(Object.keys(m).sort()).toEqual(['answerInContext', 'hitAt1', 'hitAt5', 'meanContextTokens', 'mrr', 'ndcg10', 'recallAt5']);
+      for (const k of ['hitAt1', 'hitAt5', 'answerInContext', 'recallAt5', 'mrr', 'ndcg10']) {
+        expect(m[k]).toBeGreaterThanOrEqual(0);
+        expect(m[k]).toBeLessThanOrEqual(1);
+      }
+      expect(m.hitAt1).toBeLessThanOrEqual(m.hitAt5);
+      // Means over 10 questions of 0/1 values are multiples of 0.1.
+      expect(Math.round(m.hitAt5 * 10)).toBeCloseTo(m.hitAt5 * 10, 9);
+      expect(m.meanContextTokens).toBeGreaterThan(0);
+      expect(m.meanContextTokens).toBeLessThanOrEqual(256);
+    }
+    expect(combos.size).toBe(12);
+    // Progress goes to stderr, never stdout.
+    expect(r.stderr).toMatch(/embedding/);
+  });
+
+  it('--embedder none runs BM25 only', async () => {
+    const r = await cli('eval', '--data', SQUAD, '--limit-docs', '1', '--limit-questions', '5', '--embedder', 'none', '--json', '--strategies', 'naive,window');
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.embedder).toBe('none');
+    expect(out.questions).toBe(5);
+    expect(out.results.map((x: { strategy: string; params: { retriever: string } }) => `${x.strategy}/${x.params.retriever}`)).toEqual(['naive/bm25', 'window/bm25']);
+    for (const x of out.results) expect(x.budgetTokens).toBe(512);
+  });
+
+  it('prints a table without --json', async () => {
+    const r = await cli('eval', '--data', SQUAD, '--limit-docs', '1', '--limit-questions', '3', '--embedder', 'none');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/dataset squad-dev-v1\.1\.from-explorer\.json: 1 documents, \d+ sentences, 3 questions/);
+    expect(r.stdout).toMatch(/retriever\s+strategy\s+hit@1/);
+    for (const s of STRATEGIES) expect(r.stdout).toMatch(new RegExp(`bm25\\s+${s}`));
+  });
+
+  it('a bad --data path: exit code 2 and one "error:" line', async () => {
+    const r = await cli('eval', '--data', join(dir, 'no-such-file.json'));
+    expect(r.code).toBe(2);
+    const lines = stderrLines(r);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^error: --data .*no-such-file\.json: no such file or folder$/);
+    expect(r.stdout).toBe('');
+  });
+
+  it('a malformed dataset: exit code 2', async () => {
+    const bad = join(dir, 'bad.json');
+    writeFileSync(bad, '{"foo": 1}');
+    const r = await cli('eval', '--data', bad);
+    expect(r.code).toBe(2);
+    const lines = stderrLines(r);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^error: --data .*bad\.json: not a SQuAD-format file/);
+
+    const notJson = join(dir, 'broken.json');
+    writeFileSync(notJson, '{"data": [');
+    const r2 = await cli('eval', '--data', notJson);
+    expect(r2.code).toBe(2);
+    expect(stderrLines(r2)).toHaveLength(1);
+    expect(stderrLines(r2)[0]).toMatch(/^error: .*not valid JSON/);
+  });
+
+  it('a folder that is not a BEIR folder: exit code 2', async () => {
+    const r = await cli('eval', '--data', dir);
+    expect(r.code).toBe(2);
+    expect(stderrLines(r)[0]).toMatch(/^error: .*not a BEIR folder \(missing corpus\.jsonl\)/);
+  });
+
+  it('usage errors exit 2 with one "error:" line', async () => {
+    const cases = [
+      ['eval'],
+      ['eval', '--data', SQUAD, '--strategies', 'naive,bogus'],
+      ['eval', '--data', SQUAD, '--embedder', 'none', '--retriever', 'vector'],
+      ['frobnicate'],
+      ['eval', '--no-such-option'],
+      ['query'],
+      ['query', 'a question'],
+    ];
+    const runs = await Promise.all(cases.map((args) => cli(...args)));
+    for (const [i, args] of cases.entries()) {
+      const r = runs[i]!;
+      expect(r.code, args.join(' ')).toBe(2);
+      const lines = stderrLines(r);
+      expect(lines, args.join(' ')).toHaveLength(1);
+      expect(lines[0]).toMatch(/^error: /);
+    }
+  });
+
+  it('a bad numeric option value: exit code 2, the error is the last stderr line', async () => {
+    const r = await cli('eval', '--data', SQUAD, '--limit-docs', '1', '--limit-questions', '2', '--budget', 'abc');
+    expect(r.code).toBe(2);
+    expect(stderrLines(r).at(-1)).toBe('error: --budget must be a whole number ≥ 0, got "abc"');
+    expect(r.stdout).toBe('');
+  });
+
+  // Option values are validated before the dataset is loaded or anything is embedded:
+  // a typo in --budget must not cost a full embedding run.
+  it('rejects a bad option value before loading and embedding anything', async () => {
+    const r = await cli('eval', '--data', SQUAD, '--limit-docs', '1', '--budget', 'abc');
+    expect(r.code).toBe(2);
+    expect(r.stderr).not.toMatch(/embedding/);
+    expect(stderrLines(r)).toEqual(['error: --budget must be a whole number ≥ 0, got "abc"']);
+  });
+
+  it('--help prints the usage and exits 0', async () => {
+    const r = await cli('--help');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^rag-lab/);
+    expect(r.stdout).toContain('eval --data PATH');
+  });
+});
+
+describe.concurrent('rag-lab query and index', () => {
+  it('query "…" <file.md> prints a table per strategy', async () => {
+    const md = join(dir, 'solar.md');
+    writeFileSync(md, SOLAR);
+    const r = await cli('query', 'How do batteries store energy?', md);
+    expect(r.code, r.stderr).toBe(0);
+    for (const s of STRATEGIES) expect(r.stdout).toContain(`== ${STRATEGY_LABELS[s]} · hybrid ·`);
+    expect(r.stdout.match(/^#\s+score\s+tokens\s+where\s+from\s+text$/gm)).toHaveLength(4);
+    // The sentence strategy's first hit is the batteries sentence, found by both retrievers.
+    const sentenceTable = r.stdout.split('== ').find((t) => t.startsWith(STRATEGY_LABELS.sentence))!;
+    const firstRow = sentenceTable.split('\n')[3]!;
+    expect(firstRow).toMatch(/^1\s/);
+    expect(firstRow).toContain('Batteries store excess energy for the night.');
+    expect(firstRow).toMatch(/bm25 #1 · vector #\d+ · rrf 0\.\d{4}/);
+    expect(firstRow).toContain('Solar Energy › Storage');
+  });
+
+  it('query with --retriever bm25 and --embedder none', async () => {
+    const md = join(dir, 'solar2.md');
+    writeFileSync(md, SOLAR);
+    const r = await cli('query', 'cost of solar panels', md, '--embedder', 'none', '--strategies', 'sentence', '--retriever', 'bm25');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`== ${STRATEGY_LABELS.sentence} · bm25 ·`);
+    expect(r.stdout).toMatch(/^1\s.*The cost of solar panels has fallen sharply/m);
+    expect(r.stderr).not.toMatch(/embedding/);
+  });
+
+  it('index <file> --out corpus.json, then query --corpus corpus.json', async () => {
+    const md = join(dir, 'solar3.md');
+    writeFileSync(md, SOLAR);
+    const out = join(dir, 'corpus.json');
+    const r = await cli('index', md, '--out', out);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/document\s+language\s+sections\s+pages\s+sentences/);
+    expect(r.stdout).toMatch(/\d+ sentences · \d+ leaves · \d+ naive chunks · embedder rag-lab\/test-embedder/);
+    const saved = JSON.parse(readFileSync(out, 'utf8'));
+    expect(saved.format).toBe('rag-lab-corpus');
+    expect(saved.version).toBe(1);
+    expect(saved.embedder).toBe('rag-lab/test-embedder');
+    expect(saved.docs).toHaveLength(1);
+    expect(saved.docs[0].title).toBe('Solar Energy');
+    for (const kind of ['sentence', 'leaf', 'chunk']) {
+      const bytes = Buffer.from(saved.vectors[kind], 'base64');
+      expect(bytes.length % (128 * 4), kind).toBe(0);
+      expect(bytes.length).toBeGreaterThan(0);
+    }
+
+    const q = await cli('query', 'How do batteries store energy?', '--corpus', out);
+    expect(q.code, q.stderr).toBe(0);
+    for (const s of STRATEGIES) expect(q.stdout).toContain(`== ${STRATEGY_LABELS[s]} · hybrid ·`);
+    // Vectors come from the file: nothing is re-embedded, and vector search is available.
+    expect(q.stderr).not.toMatch(/embedding/);
+    expect(q.stdout).not.toMatch(/BM25 results only/);
+    expect(q.stdout).toMatch(/Batteries store excess energy for the night\./);
+    expect(q.stdout).toMatch(/vector #1/);
+  });
+
+  it('query --corpus with a file that is not a saved corpus: exit 2', async () => {
+    const notCorpus = join(dir, 'not-corpus.json');
+    writeFileSync(notCorpus, '{"hello": "world"}');
+    const r = await cli('query', 'anything', '--corpus', notCorpus);
+    expect(r.code).toBe(2);
+    expect(stderrLines(r)).toEqual([expect.stringMatching(/^error: --corpus .*not a corpus saved by "rag-lab index"/)]);
+  });
+
+  it('index without --out: exit 2', async () => {
+    const md = join(dir, 'solar4.md');
+    writeFileSync(md, SOLAR);
+    const r = await cli('index', md);
+    expect(r.code).toBe(2);
+    expect(stderrLines(r)).toEqual(['error: index: --out FILE is required']);
+  });
+});

@@ -1,0 +1,427 @@
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { setupNode } from '../node/setup';
+import { TransformersEmbedder } from './embed/transformers-embedder';
+import { RetrievalEngine, type StrategyResult } from './engine';
+import type { EvalQuestion, EvalSet } from './eval/dataset';
+import { readSquad } from './eval/squad';
+import { STRATEGIES, type RetrieverName } from './retrieve/params';
+import type { ContextBlock } from './types';
+
+const SQUAD = '/work/shared/data/squad_en/squad-dev-v1.1.from-explorer.json';
+const RETRIEVERS: RetrieverName[] = ['bm25', 'vector', 'hybrid'];
+const BUDGET = 256;
+
+let embedder: TransformersEmbedder;
+let squadJson: unknown;
+let set: EvalSet;
+let engine: RetrievalEngine;
+
+beforeAll(async () => {
+  setupNode();
+  embedder = await TransformersEmbedder.load({ model: 'rag-lab/test-embedder' });
+  squadJson = JSON.parse(readFileSync(SQUAD, 'utf8'));
+  set = readSquad(squadJson, { limitDocs: 1 });
+  engine = new RetrievalEngine({ embedder });
+  engine.addDocuments(set.docs);
+  for (const kind of ['sentence', 'leaf', 'chunk'] as const) await engine.embedUnits(kind);
+});
+
+/** Does the block hold one of the question's answer spans whole? */
+function holdsAnswer(b: ContextBlock, q: EvalQuestion): boolean {
+  return q.targets[0]!.spans!.some((s) => b.start <= s.start && s.end <= b.end);
+}
+
+/** Share of questions whose answer sentence is among the first 5 sentence hits. */
+async function top5Rate(e: RetrievalEngine, questions: EvalQuestion[], retriever: RetrieverName): Promise<number> {
+  let hits = 0;
+  for (const q of questions) {
+    const [r] = await e.search(q.question, ['sentence'], { retriever, topK: 5 });
+    if (r!.blocks.slice(0, 5).some((b) => holdsAnswer(b, q))) hits++;
+  }
+  return hits / questions.length;
+}
+
+/** Structural checks every block of every strategy must pass. */
+function checkBlocks(e: RetrievalEngine, r: StrategyResult, budget: number | null): void {
+  const c = e.corpus;
+  expect(r.totalTokens).toBe(r.blocks.reduce((n, b) => n + b.tokens, 0));
+  if (budget !== null) expect(r.totalTokens).toBeLessThanOrEqual(budget);
+  for (const b of r.blocks) {
+    const doc = c.docs[b.doc]!;
+    expect(b.text).toBe(doc.text.slice(b.start, b.end));
+    expect(b.sentences.start).toBeLessThan(b.sentences.end);
+    expect(b.sentences.start).toBeGreaterThanOrEqual(c.docStarts[b.doc]!);
+    expect(b.sentences.end).toBeLessThanOrEqual(c.docStarts[b.doc + 1]!);
+    expect(b.tokens).toBeGreaterThan(0);
+    if (r.strategy !== 'naive') {
+      expect(b.start).toBe(c.sentences[b.sentences.start]!.start);
+      expect(b.end).toBe(c.sentences[b.sentences.end - 1]!.end);
+      let tokens = 0;
+      for (let s = b.sentences.start; s < b.sentences.end; s++) tokens += c.sentences[s]!.tokens;
+      expect(b.tokens).toBe(tokens + (b.header ? e.counter.count(b.header) : 0));
+    }
+  }
+  expect(new Set(r.blocks.map((b) => b.id)).size).toBe(r.blocks.length);
+}
+
+describe('RetrievalEngine over one SQuAD article (TEST embedder)', () => {
+  it('builds sentences, leaves, chunks and vectors for all of them', () => {
+    expect(set.docs).toHaveLength(1);
+    expect(engine.corpus.sentences.length).toBeGreaterThan(150);
+    for (const kind of ['sentence', 'leaf', 'chunk'] as const) {
+      const cov = engine.vectorCoverage(kind);
+      expect(cov.total).toBe(engine.unitCount(kind));
+      expect(cov.done).toBe(cov.total);
+    }
+    expect(engine.corpus.tokenizer).toBe('rag-lab/test-embedder');
+  });
+
+  it('embedUnits again embeds nothing', async () => {
+    let calls = 0;
+    const res = await engine.embedUnits('sentence', { onEmbedProgress: () => calls++ });
+    expect(res.truncated).toEqual([]);
+    expect(calls).toBe(0);
+  });
+
+  it('every answer span lies inside one sentence', () => {
+    const s = engine.corpus.sentences;
+    for (const q of set.questions) {
+      const inside = s.some((x) => q.targets[0]!.spans!.some((sp) => x.start <= sp.start && sp.end <= x.end));
+      expect(inside, q.question).toBe(true);
+    }
+  });
+
+  // Measured over all 810 questions of the article with the TEST model (bag of random
+  // word-piece vectors, no learned meaning): answer sentence in the top 5 for
+  // vector 54%, BM25 77%, hybrid 70% (chance: 5 of ~219 sentences ≈ 2%). The first 20
+  // questions alone are much harder (vector 20%, BM25 40%): they are about the opening
+  // paragraph, whose words ("Super Bowl 50", "NFL") recur all over the article.
+  it('vector, BM25 and hybrid retrieval find the answer sentence in the top 5 for most questions', async () => {
+    const qs = set.questions;
+    expect(qs.length).toBeGreaterThanOrEqual(20);
+    const vector = await top5Rate(engine, qs, 'vector');
+    const bm25 = await top5Rate(engine, qs, 'bm25');
+    const hybrid = await top5Rate(engine, qs, 'hybrid');
+    expect(vector).toBeGreaterThanOrEqual(0.5);
+    expect(bm25).toBeGreaterThanOrEqual(0.72);
+    expect(hybrid).toBeGreaterThanOrEqual(0.65);
+  });
+
+  it('vector hits are exactly the brute-force cosine ranking of the sentences', async () => {
+    const s = engine.corpus.sentences;
+    const { vectors } = await embedder.embed(s.map((x) => x.text));
+    const qs = set.questions.filter((_, i) => i % 40 === 0);
+    const { vectors: qv } = await embedder.embed(qs.map((q) => q.question), { kind: 'query' });
+    const d = embedder.dim;
+    for (let qi = 0; qi < qs.length; qi++) {
+      const ranked = s
+        .map((_, i) => {
+          let dot = 0;
+          for (let j = 0; j < d; j++) dot += qv[qi * d + j]! * vectors[i * d + j]!;
+          return { i, dot };
+        })
+        .sort((a, b) => b.dot - a.dot || a.i - b.i);
+      const [r] = await engine.search(qs[qi]!.question, ['sentence'], { retriever: 'vector', topK: 8 });
+      expect(r!.blocks.map((b) => b.sentences.start)).toEqual(ranked.slice(0, 8).map((x) => x.i));
+      r!.blocks.forEach((b, k) => expect(b.score).toBeCloseTo(ranked[k]!.dot, 4));
+    }
+  });
+
+  it('every strategy and retriever stays within the token budget', async () => {
+    const qs = set.questions.filter((_, i) => i % 90 === 0);
+    for (const q of qs) {
+      for (const retriever of RETRIEVERS) {
+        const results = await engine.search(q.question, STRATEGIES, { retriever, budgetTokens: BUDGET, topK: 50 });
+        expect(results.map((r) => r.strategy)).toEqual([...STRATEGIES]);
+        for (const r of results) {
+          expect(r.retriever).toBe(retriever);
+          expect(r.notes).toEqual([]);
+          expect(r.blocks.length, `${r.strategy} ${retriever}`).toBeGreaterThan(0);
+          checkBlocks(engine, r, BUDGET);
+        }
+      }
+    }
+  });
+
+  it('a smaller budget gives less context', async () => {
+    const q = set.questions[5]!.question;
+    for (const budget of [16, 64, 128]) {
+      const results = await engine.search(q, STRATEGIES, { budgetTokens: budget, topK: 50 });
+      for (const r of results) checkBlocks(engine, r, budget);
+    }
+  });
+
+  it('window blocks contain their hit sentences, never overlap, and say how they were shaped', async () => {
+    for (const q of set.questions.filter((_, i) => i % 100 === 0)) {
+      const [r] = await engine.search(q.question, ['window'], { budgetTokens: BUDGET, topK: 20 });
+      const blocks = r!.blocks;
+      expect(blocks.length).toBeGreaterThan(0);
+      for (const b of blocks) {
+        expect(b.hits.length).toBeGreaterThan(0);
+        for (const h of b.hits) {
+          expect(h).toBeGreaterThanOrEqual(b.sentences.start);
+          expect(h).toBeLessThan(b.sentences.end);
+        }
+        expect(b.provenance.unit).toBe('sentence');
+        expect(b.provenance.window).toMatchObject({ before: 3, after: 3 });
+        if (!b.provenance.window!.shrunk) expect(b.sentences.end - b.sentences.start).toBeLessThanOrEqual(7 * b.hits.length);
+        if (b.hits.length > 1) expect(b.provenance.hits).toBe(b.hits.length);
+      }
+      const sorted = [...blocks].sort((a, b) => a.sentences.start - b.sentences.start);
+      for (let i = 1; i < sorted.length; i++) expect(sorted[i]!.sentences.start).toBeGreaterThanOrEqual(sorted[i - 1]!.sentences.end);
+    }
+    // Without a budget an isolated hit gets its full ±3 window.
+    const [free] = await engine.search(set.questions[0]!.question, ['window'], { budgetTokens: null, topK: 1 });
+    const b = free!.blocks[0]!;
+    const hit = b.hits[0]!;
+    expect(b.sentences).toEqual({ start: Math.max(0, hit - 3), end: Math.min(engine.corpus.sentences.length, hit + 4) });
+    expect(b.provenance.window!.shrunk).toBe(false);
+  });
+
+  it('hybrid provenance: ranks from both lists and fused = Σ w/(60 + rank)', async () => {
+    let both = 0;
+    let single = 0;
+    for (const q of set.questions.filter((_, i) => i % 160 === 0)) {
+      const [hy] = await engine.search(q.question, ['sentence'], { retriever: 'hybrid', topK: 10 });
+      // Hybrid fetches 2k from each list.
+      const [bm] = await engine.search(q.question, ['sentence'], { retriever: 'bm25', topK: 20 });
+      const [ve] = await engine.search(q.question, ['sentence'], { retriever: 'vector', topK: 20 });
+      const bmIds = bm!.blocks.map((b) => b.sentences.start);
+      const veIds = ve!.blocks.map((b) => b.sentences.start);
+      // The expected fusion, computed by hand: first-seen order breaks ties.
+      const fused = new Map<number, number>();
+      bmIds.forEach((id, i) => fused.set(id, (fused.get(id) ?? 0) + 0.5 / (60 + i + 1)));
+      veIds.forEach((id, i) => fused.set(id, (fused.get(id) ?? 0) + 0.5 / (60 + i + 1)));
+      const expected = [...fused].sort((a, b) => b[1] - a[1]).slice(0, 10);
+      expect(hy!.blocks.map((b) => b.sentences.start)).toEqual(expected.map((x) => x[0]));
+      for (const b of hy!.blocks) {
+        const id = b.sentences.start;
+        const p = b.provenance;
+        expect(Object.keys(p.ranks).sort()).toEqual(['bm25', 'vector']);
+        const rb = bmIds.indexOf(id);
+        const rv = veIds.indexOf(id);
+        expect(p.ranks.bm25).toBe(rb < 0 ? null : rb + 1);
+        expect(p.ranks.vector).toBe(rv < 0 ? null : rv + 1);
+        if (rb >= 0 && rv >= 0) both++;
+        else single++;
+        const sum = (p.ranks.bm25 ? 0.5 / (60 + p.ranks.bm25) : 0) + (p.ranks.vector ? 0.5 / (60 + p.ranks.vector) : 0);
+        expect(p.fused).toBeCloseTo(sum, 12);
+        expect(b.score).toBeCloseTo(sum, 12);
+        if (rb >= 0) expect(p.scores.bm25).toBeCloseTo(bm!.blocks[rb]!.score, 9);
+        if (rv >= 0) expect(p.scores.vector).toBeCloseTo(ve!.blocks[rv]!.score, 9);
+      }
+    }
+    // Both kinds occur: units found by both retrievers and by only one.
+    expect(both).toBeGreaterThan(0);
+    expect(single).toBeGreaterThan(0);
+  });
+
+  it('RRF weights are honoured; weight 0 drops a list', async () => {
+    const q = set.questions[3]!.question;
+    const [w] = await engine.search(q, ['sentence'], { retriever: 'hybrid', topK: 10, rrf: { c: 10, weights: { bm25: 1, vector: 0 } } });
+    const [bm] = await engine.search(q, ['sentence'], { retriever: 'bm25', topK: 10 });
+    expect(w!.blocks.map((b) => b.sentences.start)).toEqual(bm!.blocks.map((b) => b.sentences.start));
+    w!.blocks.forEach((b, i) => expect(b.provenance.fused).toBeCloseTo(1 / (10 + i + 1), 12));
+  });
+
+  it('naive blocks are fixed-size chunks with chunk provenance', async () => {
+    const q = set.questions[0]!;
+    const [r] = await engine.search(q.question, ['naive'], { retriever: 'hybrid', topK: 10 });
+    expect(r!.blocks).toHaveLength(10);
+    for (const b of r!.blocks) {
+      expect(b.id).toMatch(/^naive:0:\d+-\d+$/);
+      expect(b.provenance.unit).toBe('chunk');
+      expect(b.hits).toEqual([]);
+      expect(b.tokens).toBeLessThanOrEqual(128);
+      expect(b.text).toBe(engine.corpus.docs[0]!.text.slice(b.start, b.end));
+      expect(b.provenance.fused).toBeGreaterThan(0);
+    }
+    // Chunks tile the document without overlap (default overlap 0).
+    const chunks = engine.chunks;
+    for (let i = 1; i < chunks.length; i++) expect(chunks[i]!.start).toBeGreaterThanOrEqual(chunks[i - 1]!.end);
+    const [withBudget] = await engine.search(q.question, ['naive'], { budgetTokens: BUDGET, topK: 10 });
+    checkBlocks(engine, withBudget!, BUDGET);
+    expect(withBudget!.blocks.length).toBeGreaterThan(0);
+  });
+
+  it('auto-merge blocks cover their retrieved leaves', async () => {
+    const [r] = await engine.search(set.questions[10]!.question, ['automerge'], { topK: 30, budgetTokens: 1024 });
+    checkBlocks(engine, r!, 1024);
+    for (const b of r!.blocks) {
+      expect(b.provenance.unit).toBe('leaf');
+      for (const h of b.hits) {
+        expect(h).toBeGreaterThanOrEqual(b.sentences.start);
+        expect(h).toBeLessThan(b.sentences.end);
+      }
+      if (b.provenance.merged) expect(b.provenance.merged.children).toBeGreaterThan(b.provenance.merged.of / 2);
+    }
+  });
+
+  it('without vectors for a unit kind, says "BM25 results only"', async () => {
+    const e = new RetrievalEngine({ embedder });
+    e.addDocuments(set.docs);
+    const results = await e.search(set.questions[0]!.question, STRATEGIES, { retriever: 'hybrid', budgetTokens: BUDGET });
+    for (const r of results) {
+      expect(r.notes.join(' ')).toMatch(/no (sentence|leaf|chunk) vectors yet: BM25 results only/);
+      expect(r.blocks.length).toBeGreaterThan(0);
+      for (const b of r.blocks) expect(Object.keys(b.provenance.ranks)).toEqual(['bm25']);
+    }
+  });
+});
+
+describe('RetrievalEngine without an embedder', () => {
+  it('hybrid falls back to BM25 and says "BM25 results only"', async () => {
+    const e = new RetrievalEngine();
+    expect(e.embedder).toBeNull();
+    expect(e.counter.name).toBe('approx');
+    e.addDocuments(set.docs);
+    await expect(e.embedUnits('sentence')).rejects.toThrow(/no embedding model/);
+    for (const retriever of ['hybrid', 'vector'] as const) {
+      const results = await e.search(set.questions[0]!.question, STRATEGIES, { retriever, budgetTokens: BUDGET });
+      for (const r of results) {
+        expect(r.notes).toContain('no embedding model loaded: BM25 results only');
+        expect(r.blocks.length).toBeGreaterThan(0);
+        checkBlocks(e, r, BUDGET);
+        for (const b of r.blocks) {
+          expect(Object.keys(b.provenance.ranks)).toEqual(['bm25']);
+          expect(b.provenance.fused).toBeUndefined();
+        }
+      }
+    }
+    const [bm] = await e.search(set.questions[0]!.question, ['sentence'], { retriever: 'bm25' });
+    expect(bm!.notes).toEqual([]);
+  });
+});
+
+describe('RetrievalEngine filters', () => {
+  let two: RetrievalEngine;
+  let twoSet: EvalSet;
+  beforeAll(async () => {
+    twoSet = readSquad(squadJson, { limitDocs: 2 });
+    two = new RetrievalEngine({ embedder });
+    two.addDocuments(twoSet.docs);
+    for (const kind of ['sentence', 'leaf', 'chunk'] as const) await two.embedUnits(kind);
+  });
+
+  it('restricts every strategy and retriever to the chosen documents, before ranking', async () => {
+    expect(twoSet.docs.map((d) => d.title)).toEqual(['Super Bowl 50', 'Warsaw']);
+    const warsaw = twoSet.docs[1]!.id;
+    // A question about the first article, filtered to the second.
+    const q = set.questions[0]!.question;
+    for (const retriever of RETRIEVERS) {
+      const open = await two.search(q, STRATEGIES, { retriever, budgetTokens: BUDGET });
+      expect(open.some((r) => r.blocks.some((b) => b.doc === 0))).toBe(true);
+      const results = await two.search(q, STRATEGIES, { retriever, budgetTokens: BUDGET, filters: { docs: [warsaw] } });
+      for (const r of results) {
+        for (const b of r.blocks) expect(b.doc, `${r.strategy} ${retriever}`).toBe(1);
+        checkBlocks(two, r, BUDGET);
+      }
+      if (retriever !== 'bm25') {
+        // Vector search ranks within the allowed set: still k results.
+        const [s] = await two.search(q, ['sentence'], { retriever, topK: 7, filters: { docs: [warsaw] } });
+        expect(s!.blocks).toHaveLength(7);
+        expect(s!.blocks.every((b) => b.doc === 1)).toBe(true);
+      }
+    }
+  });
+
+  it('a filter that matches nothing gives no blocks', async () => {
+    const results = await two.search('Broncos', STRATEGIES, { filters: { docs: ['no-such-doc'] } });
+    for (const r of results) expect(r.blocks).toEqual([]);
+  });
+
+  it('windows never cross documents', async () => {
+    const first = two.corpus.docStarts[1]!;
+    const q = set.questions[set.questions.length - 1]!.question;
+    const [r] = await two.search(q, ['window'], { topK: 30 });
+    for (const b of r!.blocks) expect(b.sentences.start < first && b.sentences.end > first).toBe(false);
+  });
+});
+
+describe('RetrievalEngine incremental documents', () => {
+  it('a document added later: coverage note, then only the new units are embedded, aligned with their ids', async () => {
+    const both = readSquad(squadJson, { limitDocs: 2 });
+    const inc = new RetrievalEngine({ embedder });
+    inc.addDocuments([both.docs[0]!]);
+    for (const kind of ['sentence', 'leaf', 'chunk'] as const) await inc.embedUnits(kind);
+    const before = inc.unitCount('sentence');
+    inc.addDocuments([both.docs[1]!]);
+    const after = inc.unitCount('sentence');
+    expect(after).toBeGreaterThan(before);
+    const q = 'Who was the first female recipient of the Nobel Prize born in Warsaw?';
+    const [partial] = await inc.search(q, ['sentence'], { retriever: 'vector' });
+    expect(partial!.notes).toEqual([`vector search covers ${before} of ${after} sentences (embedding continues)`]);
+    expect(partial!.blocks.every((b) => b.doc === 0)).toBe(true);
+
+    let embedded = 0;
+    await inc.embedUnits('sentence', { onEmbedProgress: (p) => (embedded = p.total) });
+    expect(embedded).toBe(after - before);
+    for (const kind of ['leaf', 'chunk'] as const) await inc.embedUnits(kind);
+
+    // The same vectors as an engine that got both documents at once.
+    const once = new RetrievalEngine({ embedder });
+    once.addDocuments(both.docs);
+    for (const kind of ['sentence', 'leaf', 'chunk'] as const) await once.embedUnits(kind);
+    const a = inc.exportVectors();
+    const b = once.exportVectors();
+    for (const kind of ['sentence', 'leaf', 'chunk'] as const) {
+      expect(a[kind]!.length, kind).toBe(b[kind]!.length);
+      let worst = 0;
+      for (let i = 0; i < a[kind]!.length; i++) worst = Math.max(worst, Math.abs(a[kind]![i]! - b[kind]![i]!));
+      expect(worst, kind).toBeLessThan(1e-4);
+    }
+    for (const strategy of STRATEGIES) {
+      const [x] = await inc.search(q, [strategy], { retriever: 'hybrid', budgetTokens: BUDGET });
+      const [y] = await once.search(q, [strategy], { retriever: 'hybrid', budgetTokens: BUDGET });
+      expect(x!.notes).toEqual([]);
+      expect(x!.blocks.map((bl) => bl.id), strategy).toEqual(y!.blocks.map((bl) => bl.id));
+    }
+    const [full] = await inc.search(q, ['sentence'], { retriever: 'vector', topK: 5 });
+    expect(full!.blocks.some((bl) => bl.doc === 1)).toBe(true);
+  });
+
+  it('saved vectors can be imported into a fresh engine without re-embedding', async () => {
+    const fresh = new RetrievalEngine({ embedder });
+    fresh.addDocuments(set.docs);
+    const saved = engine.exportVectors();
+    for (const kind of ['sentence', 'leaf', 'chunk'] as const) await fresh.importVectors(kind, saved[kind]!);
+    const q = set.questions[7]!.question;
+    const x = await fresh.search(q, STRATEGIES, { budgetTokens: BUDGET });
+    const y = await engine.search(q, STRATEGIES, { budgetTokens: BUDGET });
+    expect(x.map((r) => r.blocks.map((b) => b.id))).toEqual(y.map((r) => r.blocks.map((b) => b.id)));
+    await expect(fresh.importVectors('sentence', saved.sentence!.subarray(0, 128))).rejects.toThrow(/do not match/);
+  });
+});
+
+describe('RetrievalEngine with contextual headers', () => {
+  it('puts the header in block.header and counts it in tokens', async () => {
+    const e = new RetrievalEngine({ embedder, structure: { headers: { enabled: true, title: true, section: true, fields: [] } } });
+    e.addDocuments(set.docs);
+    await e.embedUnits('sentence');
+    const header = "Document context: the following excerpt is from a document titled 'Super Bowl 50'.";
+    const headerTokens = embedder.counter.count(header);
+    expect(headerTokens).toBeGreaterThan(10);
+    expect(e.unitText('sentence', 0)).toBe(`${header}\n\n${e.corpus.sentences[0]!.text}`);
+    for (const retriever of RETRIEVERS) {
+      const results = await e.search(set.questions[1]!.question, ['sentence', 'window', 'naive', 'automerge'], { retriever, budgetTokens: BUDGET });
+      for (const r of results) {
+        checkBlocks(e, r, BUDGET);
+        for (const b of r.blocks) {
+          expect(b.header).toBe(header);
+          expect(b.text).not.toContain('Document context');
+        }
+      }
+      const [s] = results;
+      for (const b of s!.blocks) expect(b.tokens).toBe(e.corpus.sentences[b.sentences.start]!.tokens + headerTokens);
+      const [, , naive] = results;
+      for (const b of naive!.blocks) expect(b.tokens).toBe(e.chunks.find((c) => c.start === b.start)!.tokens + headerTokens);
+    }
+    // With headers off, the same engine settings give no header and fewer tokens.
+    const [plain] = await engine.search(set.questions[1]!.question, ['sentence'], { retriever: 'bm25', budgetTokens: null, topK: 3 });
+    for (const b of plain!.blocks) {
+      expect(b.header).toBeUndefined();
+      expect(b.tokens).toBe(engine.corpus.sentences[b.sentences.start]!.tokens);
+    }
+  });
+});

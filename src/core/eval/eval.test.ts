@@ -1,0 +1,357 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { readBeir } from './beir';
+import { DatasetError, type EvalQuestion, type Target } from './dataset';
+import { covers, dedupeByDoc, meanMetrics, normalizeAnswer, scoreQuestion, type JudgedBlock, type Metrics } from './metrics';
+import { readSquad } from './squad';
+
+function block(doc: string, start: number, end: number, text = '', tokens = 10): JudgedBlock {
+  return { doc, start, end, text, tokens };
+}
+
+function question(targets: Target[], answers: string[] = []): EvalQuestion {
+  return { id: 'q', question: '?', answers, targets };
+}
+
+describe('covers', () => {
+  const t: Target = { doc: 'A', grade: 1, spans: [{ start: 15, end: 25 }] };
+  it('needs the whole answer span inside the block', () => {
+    expect(covers(block('A', 10, 30), t)).toBe(true);
+    expect(covers(block('A', 15, 25), t)).toBe(true);
+    // Blocks that cut the span in half do not count.
+    expect(covers(block('A', 10, 20), t)).toBe(false);
+    expect(covers(block('A', 20, 40), t)).toBe(false);
+    expect(covers(block('A', 16, 25), t)).toBe(false);
+    expect(covers(block('A', 15, 24), t)).toBe(false);
+    // Another document never counts.
+    expect(covers(block('B', 0, 100), t)).toBe(false);
+  });
+  it('any one of several spans is enough', () => {
+    const two: Target = { doc: 'A', grade: 1, spans: [{ start: 5, end: 8 }, { start: 50, end: 60 }] };
+    expect(covers(block('A', 45, 70), two)).toBe(true);
+    expect(covers(block('A', 7, 55), two)).toBe(false);
+  });
+  it('a document-level target (no spans) is held by any block of its document', () => {
+    const d: Target = { doc: 'A', grade: 1 };
+    expect(covers(block('A', 0, 1), d)).toBe(true);
+    expect(covers(block('B', 0, 1000), d)).toBe(false);
+  });
+});
+
+describe('scoreQuestion', () => {
+  it('relevant target first found at block 3', () => {
+    const q = question([{ doc: 'A', grade: 1, spans: [{ start: 100, end: 110 }] }]);
+    const blocks = [block('A', 0, 50), block('B', 90, 200), block('A', 95, 120), block('A', 100, 110), block('A', 200, 300)];
+    const m = scoreQuestion(q, blocks);
+    expect(m.hitAt1).toBe(0);
+    expect(m.hitAt5).toBe(1);
+    expect(m.mrr).toBeCloseTo(1 / 3, 12);
+    expect(m.ndcg10).toBeCloseTo(1 / Math.log2(4), 12);
+    expect(m.ndcg10).toBeCloseTo(0.5, 12);
+    expect(m.recallAt5).toBe(1);
+    expect(m.meanContextTokens).toBe(50);
+  });
+
+  it('found at rank 6: a hit@10 for nDCG but not hit@5', () => {
+    const q = question([{ doc: 'A', grade: 1, spans: [{ start: 0, end: 5 }] }]);
+    const blocks = [...Array.from({ length: 5 }, () => block('B', 0, 10)), block('A', 0, 10)];
+    const m = scoreQuestion(q, blocks);
+    expect(m).toMatchObject({ hitAt1: 0, hitAt5: 0, recallAt5: 0 });
+    expect(m.mrr).toBeCloseTo(1 / 6, 12);
+    expect(m.ndcg10).toBeCloseTo(1 / Math.log2(7), 12);
+  });
+
+  it('beyond rank 10 nDCG@10 is 0 but MRR still counts', () => {
+    const q = question([{ doc: 'A', grade: 1 }]);
+    const blocks = [...Array.from({ length: 11 }, () => block('B', 0, 10)), block('A', 0, 10)];
+    const m = scoreQuestion(q, blocks);
+    expect(m.ndcg10).toBe(0);
+    expect(m.mrr).toBeCloseTo(1 / 12, 12);
+  });
+
+  it('two graded targets (grades 2 and 1) found at ranks 2 and 1: nDCG by hand', () => {
+    const q = question([
+      { doc: 'A', grade: 2 },
+      { doc: 'B', grade: 1 },
+    ]);
+    const m = scoreQuestion(q, [block('B', 0, 10), block('A', 0, 10), block('C', 0, 10)]);
+    // DCG = 2/log2(3) + 1/log2(2); ideal = 2/log2(2) + 1/log2(3).
+    const dcg = 2 / Math.log2(3) + 1;
+    const ideal = 2 + 1 / Math.log2(3);
+    expect(m.ndcg10).toBeCloseTo(dcg / ideal, 12);
+    expect(m.ndcg10).toBeCloseTo(0.859719, 5);
+    expect(m.hitAt1).toBe(1);
+    expect(m.mrr).toBe(1);
+    expect(m.recallAt5).toBe(1);
+  });
+
+  it('recall@5 with two targets, one found', () => {
+    const q = question([
+      { doc: 'A', grade: 1 },
+      { doc: 'B', grade: 1 },
+    ]);
+    const m = scoreQuestion(q, [block('C', 0, 1), block('A', 0, 1)]);
+    expect(m.recallAt5).toBe(0.5);
+    expect(m.hitAt5).toBe(1);
+    expect(m.mrr).toBe(0.5);
+    // DCG = 1/log2(3); ideal = 1 + 1/log2(3).
+    expect(m.ndcg10).toBeCloseTo(1 / Math.log2(3) / (1 + 1 / Math.log2(3)), 12);
+  });
+
+  it('a target found in several blocks counts once, at its first block', () => {
+    const q = question([{ doc: 'A', grade: 1 }]);
+    const m = scoreQuestion(q, [block('A', 0, 1), block('A', 5, 6), block('A', 9, 10)]);
+    expect(m.ndcg10).toBe(1);
+    expect(m.recallAt5).toBe(1);
+  });
+
+  it('nothing found: all zeros, tokens still counted', () => {
+    const q = question([{ doc: 'A', grade: 1, spans: [{ start: 0, end: 5 }] }], ['gold']);
+    const m = scoreQuestion(q, [block('B', 0, 10, 'nothing here', 7)]);
+    expect(m).toEqual({ hitAt1: 0, hitAt5: 0, answerInContext: 0, recallAt5: 0, mrr: 0, ndcg10: 0, meanContextTokens: 7 });
+    expect(scoreQuestion(q, [])).toEqual({ hitAt1: 0, hitAt5: 0, answerInContext: 0, recallAt5: 0, mrr: 0, ndcg10: 0, meanContextTokens: 0 });
+  });
+
+  it('answer-in-context normalises case and whitespace only', () => {
+    const t: Target = { doc: 'A', grade: 1, spans: [{ start: 1000, end: 1001 }] };
+    const ctx = [block('A', 0, 10, 'It happened in New\n  York City in 1990.')];
+    expect(scoreQuestion(question([t], ['new york']), ctx).answerInContext).toBe(1);
+    expect(scoreQuestion(question([t], ['NEW   YORK city']), ctx).answerInContext).toBe(1);
+    expect(scoreQuestion(question([t], ['Boston', '  new york ']), ctx).answerInContext).toBe(1);
+    // Nothing else is stripped: punctuation and articles must match as written.
+    expect(scoreQuestion(question([t], ['New York, City']), ctx).answerInContext).toBe(0);
+    expect(scoreQuestion(question([t], ['the New York City']), ctx).answerInContext).toBe(0);
+    expect(scoreQuestion(question([t], ['1990s']), ctx).answerInContext).toBe(0);
+    // The answer string may be found although no block holds the span (and vice versa).
+    const m = scoreQuestion(question([t], ['york']), ctx);
+    expect(m.answerInContext).toBe(1);
+    expect(m.hitAt5).toBe(0);
+  });
+
+  it('answer-in-context: an answer never straddles two blocks', () => {
+    const t: Target = { doc: 'A', grade: 1, spans: [{ start: 0, end: 1 }] };
+    const ctx = [block('A', 0, 3, 'New'), block('A', 40, 44, 'York')];
+    // Two blocks far apart in the document do not make "New York" appear in the context.
+    expect(scoreQuestion(question([t], ['New York']), ctx).answerInContext).toBe(0);
+    expect(scoreQuestion(question([t], ['NewYork']), ctx).answerInContext).toBe(0);
+    expect(scoreQuestion(question([t], ['york']), ctx).answerInContext).toBe(1);
+  });
+
+  it('without answer strings, answer-in-context means some target is held', () => {
+    const q = question([{ doc: 'A', grade: 1 }]);
+    expect(scoreQuestion(q, [block('B', 0, 1), block('A', 0, 1)]).answerInContext).toBe(1);
+    expect(scoreQuestion(q, [block('B', 0, 1)]).answerInContext).toBe(0);
+  });
+
+  it('normalizeAnswer', () => {
+    expect(normalizeAnswer('  New \t York\n')).toBe('new york');
+    expect(normalizeAnswer('ＡＢＣ')).toBe('abc'); // NFKC folds full-width letters
+  });
+});
+
+describe('dedupeByDoc', () => {
+  it('keeps the first block of each document, turning block ranks into document ranks', () => {
+    const blocks = [block('A', 0, 1), block('A', 5, 6), block('B', 0, 1), block('A', 9, 10), block('C', 0, 1), block('B', 3, 4)];
+    const d = dedupeByDoc(blocks);
+    expect(d.map((b) => `${b.doc}:${b.start}`)).toEqual(['A:0', 'B:0', 'C:0']);
+    const q = question([{ doc: 'C', grade: 1 }]);
+    expect(scoreQuestion(q, blocks).mrr).toBeCloseTo(1 / 5, 12);
+    expect(scoreQuestion(q, d).mrr).toBeCloseTo(1 / 3, 12);
+    expect(scoreQuestion(q, d).ndcg10).toBeCloseTo(0.5, 12);
+  });
+});
+
+describe('meanMetrics', () => {
+  it('averages every metric', () => {
+    const a: Metrics = { hitAt1: 1, hitAt5: 1, answerInContext: 1, recallAt5: 1, mrr: 1, ndcg10: 1, meanContextTokens: 100 };
+    const b: Metrics = { hitAt1: 0, hitAt5: 1, answerInContext: 0, recallAt5: 0.5, mrr: 1 / 3, ndcg10: 0.5, meanContextTokens: 200 };
+    const m = meanMetrics([a, b]);
+    expect(m.hitAt1).toBe(0.5);
+    expect(m.hitAt5).toBe(1);
+    expect(m.answerInContext).toBe(0.5);
+    expect(m.recallAt5).toBe(0.75);
+    expect(m.mrr).toBeCloseTo(2 / 3, 12);
+    expect(m.ndcg10).toBe(0.75);
+    expect(m.meanContextTokens).toBe(150);
+  });
+  it('of nothing is all zeros', () => {
+    expect(meanMetrics([])).toEqual({ hitAt1: 0, hitAt5: 0, answerInContext: 0, recallAt5: 0, mrr: 0, ndcg10: 0, meanContextTokens: 0 });
+  });
+});
+
+describe('readSquad', () => {
+  const ctx1 = 'Alice was born in Paris. She moved to Berlin in 1990.';
+  const ctx2 = 'The river Spree flows through Berlin.';
+  const ctx3 = 'Bob likes green tea. Bob drinks it every morning.';
+  const json = {
+    version: 'test',
+    data: [
+      {
+        title: 'Alice_Smith',
+        paragraphs: [
+          {
+            context: ctx1,
+            qas: [
+              { id: 'q1', question: 'Where was Alice born?', answers: [{ text: 'Paris', answer_start: ctx1.indexOf('Paris') }] },
+              // A stale offset: located by search.
+              { id: 'q2', question: 'When did she move?', answers: [{ text: '1990', answer_start: 3 }] },
+              { id: 'q3', question: 'What is her favourite colour?', answers: [], is_impossible: true },
+            ],
+          },
+          {
+            context: ctx2,
+            qas: [
+              {
+                id: 'q4',
+                question: 'Which river flows through Berlin?',
+                answers: [
+                  { text: 'Spree', answer_start: ctx2.indexOf('Spree') },
+                  { text: 'The river Spree', answer_start: 0 },
+                ],
+              },
+              { id: 'q5', question: 'Nothing matches', answers: [{ text: 'Danube', answer_start: 4 }] },
+            ],
+          },
+        ],
+      },
+      {
+        title: 'Bob',
+        paragraphs: [{ context: ctx3, qas: [{ id: 'q6', question: 'What does Bob like?', answers: [{ text: 'green tea', answer_start: 10 }] }] }],
+      },
+    ],
+  };
+
+  it('maps answer offsets into the joined document text', () => {
+    const set = readSquad(json, { language: 'en' });
+    expect(set.docs).toHaveLength(2);
+    const [alice, bob] = set.docs;
+    expect(alice!.title).toBe('Alice Smith');
+    expect(alice!.text).toBe(`${ctx1}\n\n${ctx2}`);
+    expect(bob!.text).toBe(ctx3);
+    expect(set.questions.map((q) => q.id)).toEqual(['q1', 'q2', 'q4', 'q6']);
+    for (const q of set.questions) {
+      const doc = set.docs.find((d) => d.id === q.targets[0]!.doc)!;
+      expect(q.targets).toHaveLength(1);
+      expect(q.targets[0]!.grade).toBe(1);
+      for (const s of q.targets[0]!.spans!) expect(q.answers).toContain(doc.text.slice(s.start, s.end));
+    }
+    const q4 = set.questions.find((q) => q.id === 'q4')!;
+    expect(q4.targets[0]!.spans).toEqual([
+      { start: ctx1.length + 2 + ctx2.indexOf('Spree'), end: ctx1.length + 2 + ctx2.indexOf('Spree') + 5 },
+      { start: ctx1.length + 2, end: ctx1.length + 2 + 15 },
+    ]);
+    expect(q4.answers).toEqual(['Spree', 'The river Spree']);
+  });
+
+  it('locates a stale answer_start by search', () => {
+    const set = readSquad(json);
+    const q2 = set.questions.find((q) => q.id === 'q2')!;
+    const s = q2.targets[0]!.spans![0]!;
+    expect(s.start).toBe(ctx1.indexOf('1990'));
+    expect(set.docs[0]!.text.slice(s.start, s.end)).toBe('1990');
+  });
+
+  it('skips unanswerable questions and answers not in their paragraph, and says so', () => {
+    const set = readSquad(json);
+    expect(set.skipped.some((s) => s.includes('q3') && s.includes('unanswerable'))).toBe(true);
+    expect(set.skipped.some((s) => s.includes('q5') && /not found/.test(s))).toBe(true);
+    expect(set.skipped).toHaveLength(2);
+  });
+
+  it('limitDocs keeps the first N articles', () => {
+    const set = readSquad(json, { limitDocs: 1, name: 'tiny' });
+    expect(set.name).toBe('tiny');
+    expect(set.docs).toHaveLength(1);
+    expect(set.questions.map((q) => q.id)).toEqual(['q1', 'q2', 'q4']);
+  });
+
+  it('distinct articles get distinct document ids', () => {
+    const set = readSquad(json);
+    expect(new Set(set.docs.map((d) => d.id)).size).toBe(2);
+  });
+
+  it('throws DatasetError on malformed input', () => {
+    expect(() => readSquad({ foo: 1 })).toThrow(DatasetError);
+    expect(() => readSquad(null)).toThrow(DatasetError);
+    expect(() => readSquad([1, 2])).toThrow(DatasetError);
+    expect(() => readSquad({ data: [] })).toThrow(DatasetError);
+    expect(() => readSquad({ data: [{ title: 'x' }] })).toThrow(/no usable articles/);
+    expect(() => readSquad({ data: [{ title: 'x', paragraphs: [{ context: 5, qas: [] }] }] })).toThrow(DatasetError);
+  });
+
+  it('reads the real XQuAD zh file: every target span is one of the answers', () => {
+    const raw = JSON.parse(readFileSync('/work/shared/data/xquad/xquad.zh.json', 'utf8'));
+    const set = readSquad(raw, { limitDocs: 2, language: 'zh' });
+    expect(set.docs).toHaveLength(2);
+    expect(set.questions.length).toBeGreaterThan(20);
+    const byId = new Map(set.docs.map((d) => [d.id, d]));
+    let spans = 0;
+    for (const q of set.questions) {
+      for (const t of q.targets) {
+        const doc = byId.get(t.doc)!;
+        expect(doc).toBeDefined();
+        for (const s of t.spans!) {
+          expect(q.answers).toContain(doc.text.slice(s.start, s.end));
+          spans++;
+        }
+      }
+    }
+    expect(spans).toBeGreaterThanOrEqual(set.questions.length);
+    expect(set.docs[0]!.language).toBe('zh');
+  });
+});
+
+describe('readBeir', () => {
+  const corpus = [
+    '{"_id": "d1", "title": "Vitamin D", "text": "Vitamin D deficiency is common in winter."}',
+    '{"_id": "d2", "title": "Sleep", "text": "Sleep quality affects memory.',
+    '{"_id": "d3", "title": "", "text": "Coffee contains caffeine."}',
+    '',
+    '{"_id": "d4", "title": "Exercise", "text": "Exercise improves mood."}',
+    '{"_id": 5, "text": "id is not a string"}',
+  ].join('\n');
+  const queries = [
+    '{"_id": "q1", "text": "vitamin d in winter"}',
+    '{"_id": "q2", "text": "does coffee help"}',
+    'not json at all',
+    '{"_id": "q3", "text": "sleep and memory"}',
+    '{"_id": "q4", "text": "no judgements"}',
+  ].join('\n');
+  const qrels = ['query-id\tcorpus-id\tscore', 'q1\td1\t2', 'q1 d4 1', 'q1\td4\t1', 'q2\td3\t1', 'q2\td1\t0', 'q3\td2\t1', 'q1\td9\tabc', ''].join('\n');
+
+  it('reports bad lines by number and uses the rest, with graded targets', () => {
+    const set = readBeir({ corpus, queries, qrels }, { name: 'mini', language: 'en' });
+    expect(set.name).toBe('mini');
+    expect(set.docs.map((d) => d.id)).toEqual(['d1', 'd3', 'd4']);
+    expect(set.docs[0]!.title).toBe('Vitamin D');
+    expect(set.docs[0]!.text).toContain('Vitamin D deficiency');
+    expect(set.docs[1]!.title).toBe('d3');
+    expect(set.skipped).toContain('corpus line 2: not valid JSON');
+    expect(set.skipped).toContain('queries line 3: not valid JSON');
+    expect(set.skipped).toContain('qrels line 3: expected query-id, corpus-id, score');
+    expect(set.skipped).toContain('qrels line 8: expected query-id, corpus-id, score');
+    expect(set.skipped.some((s) => s.startsWith('corpus entry 5'))).toBe(true);
+    // q3's only relevant document was the broken line.
+    expect(set.skipped.some((s) => s.startsWith('query q3'))).toBe(true);
+    expect(set.questions.map((q) => q.id)).toEqual(['q1', 'q2']);
+    const q1 = set.questions[0]!;
+    expect(q1.answers).toEqual([]);
+    expect(q1.targets).toEqual([
+      { doc: 'd1', grade: 2 },
+      { doc: 'd4', grade: 1 },
+    ]);
+    // A grade of 0 is not relevant.
+    expect(set.questions[1]!.targets).toEqual([{ doc: 'd3', grade: 1 }]);
+  });
+
+  it('limitQueries', () => {
+    const set = readBeir({ corpus, queries, qrels }, { limitQueries: 1 });
+    expect(set.questions.map((q) => q.id)).toEqual(['q1']);
+  });
+
+  it('throws DatasetError when nothing is usable', () => {
+    expect(() => readBeir({ corpus, queries, qrels: 'query-id\tcorpus-id\tscore\n' })).toThrow(DatasetError);
+    expect(() => readBeir({ corpus: 'bad\n', queries, qrels })).toThrow(DatasetError);
+    expect(() => readBeir({ corpus, queries: '{"_id": "zz", "text": "x"}', qrels })).toThrow(DatasetError);
+  });
+});
