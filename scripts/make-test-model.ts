@@ -14,6 +14,7 @@ import { mkdirSync, copyFileSync, writeFileSync, existsSync, readFileSync } from
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import onnxProto from 'onnx-proto';
+import { mulberry32 } from '../src/core/util/random';
 
 const { onnx } = onnxProto as unknown as typeof import('onnx-proto');
 
@@ -32,17 +33,6 @@ const RERANKER_VERSION = 1;
 const rerankerDir = join(root, 'public', 'models', TEST_RERANKER_ID);
 const tokenizerDir = join(here, 'test-model', 'tokenizer');
 
-/** mulberry32: tiny, seedable, identical on every platform. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * Weight of a word piece. BERT's uncased vocabulary lists whole words from id 1996 on in
@@ -119,11 +109,16 @@ function buildModel(): Uint8Array {
       },
     ],
   });
+  return encodeModel(graph, VERSION, 'RAG Context Lab TEST embedder: seeded random bag-of-word-pieces table. Not a real model.');
+}
+
+/** Wraps a graph into an ONNX model (IR 7, opset 13: what ONNX Runtime Web and Node both run). */
+function encodeModel(graph: ReturnType<typeof onnx.GraphProto.create>, version: number, docString: string): Uint8Array {
   const model = onnx.ModelProto.create({
     irVersion: 7,
     producerName: 'rag-context-lab scripts/make-test-model.ts',
-    modelVersion: VERSION,
-    docString: 'RAG Context Lab TEST embedder: seeded random bag-of-word-pieces table. Not a real model.',
+    modelVersion: version,
+    docString,
     opsetImport: [{ domain: '', version: 13 }],
     graph,
   });
@@ -183,15 +178,7 @@ function buildReranker(): Uint8Array {
     input: [input('input_ids'), input('attention_mask'), input('token_type_ids')],
     output: [{ name: 'logits', type: { tensorType: { elemType: TP.FLOAT, shape: { dim: [{ dimParam: 'batch_size' }, { dimValue: 1 }] } } } }],
   });
-  const model = onnx.ModelProto.create({
-    irVersion: 7,
-    producerName: 'rag-context-lab scripts/make-test-model.ts',
-    modelVersion: RERANKER_VERSION,
-    docString: 'RAG Context Lab TEST cross-encoder: cosine of query and passage bags of word pieces. Not a real model.',
-    opsetImport: [{ domain: '', version: 13 }],
-    graph,
-  });
-  return onnx.ModelProto.encode(model).finish();
+  return encodeModel(graph, RERANKER_VERSION, 'RAG Context Lab TEST cross-encoder: cosine of query and passage bags of word pieces. Not a real model.');
 }
 
 function writeModelFolder(dir: string, id: string, version: number, configPatch: Record<string, unknown>, onnxBytes: () => Uint8Array, readme: string, force: boolean): string {

@@ -65,7 +65,7 @@ Commands
 Options
   --strategies a,b      ${STRATEGIES.join(',')} (default: all)
   --retriever r[,r]     bm25 | vector | hybrid (eval default: all three; query: hybrid)
-  --budget TOKENS       context token budget (eval default 512)
+  --budget TOKENS|none  context token budget (eval default 512; none = top-k blocks)
   --embedder E          test (the generated test model, default) | none | <model id>
   --models-dir DIR      folder with <org>/<model>/ (default public/models)
   --remote              allow downloading models from the Hugging Face hub
@@ -114,7 +114,7 @@ function retrieval(values: Values, defaults: { topK: number; budget: number | nu
   const [wb, wv] = (values.weights ?? '0.5,0.5').split(',').map((x) => num(x, 'weights', 0.5));
   return {
     topK: int(values['top-k'], 'top-k', defaults.topK),
-    budgetTokens: values.budget !== undefined ? int(values.budget, 'budget', 0) : defaults.budget,
+    budgetTokens: values.budget === 'none' ? null : values.budget !== undefined ? int(values.budget, 'budget', 0) : defaults.budget,
     window: { before: before ?? 3, after: after ?? before ?? 3, bySection: Boolean(values['by-section']) },
     merge: { threshold: num(values.threshold, 'threshold', 0.5) },
     rrf: { c: num(values['rrf-c'], 'rrf-c', 60), weights: { bm25: wb ?? 0.5, vector: wv ?? 0.5 } },

@@ -6,18 +6,9 @@ import { LexicalIndex } from './lexical-index';
 import { TopK } from './top-k';
 import type { Hit } from './vector-index';
 import { VOY_MAX_DIM, VoyIndex } from './voy-index';
+import { mulberry32 } from '../util/random';
 
-/** Seeded PRNG (mulberry32): the same numbers on every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = mulberry32;
 
 function randomVectors(n: number, dim: number, seed: number): Float32Array {
   const r = rng(seed);

@@ -1,4 +1,5 @@
 import { abbreviationRules, type AbbreviationRules } from './abbreviations';
+import { segmenter } from './segmenters';
 
 /** A character span [start, end) into the source text. */
 export interface Span {
@@ -6,15 +7,6 @@ export interface Span {
   end: number;
 }
 
-const segmenters = new Map<string, Intl.Segmenter>();
-function sentenceSegmenter(language: string): Intl.Segmenter {
-  let s = segmenters.get(language);
-  if (!s) {
-    s = new Intl.Segmenter(language, { granularity: 'sentence' });
-    segmenters.set(language, s);
-  }
-  return s;
-}
 
 const LIST_MARKER = /^\(?(?:\d{1,3}|[a-z]|[ivxlcdm]{1,6})[.)]$/i;
 const LEADING_PUNCT = /^[("'“‘«¿¡[]+/;
@@ -59,7 +51,7 @@ export function splitSentences(text: string, language = 'en'): Span[] {
   const out: Span[] = [];
   let pending: Span | null = null;
   let pendingHard = false;
-  for (const seg of sentenceSegmenter(language).segment(text)) {
+  for (const seg of segmenter(language, 'sentence').segment(text)) {
     const raw = seg.segment;
     const lead = raw.length - raw.trimStart().length;
     const trimmed = raw.trim();

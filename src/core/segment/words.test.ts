@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { detectLanguage } from './language';
 import { ApproxTokenCounter, ModelTokenCounter, type EncodingTokenizer } from './tokens';
-import { normalizeTerm, wordSpans, words } from './words';
+import { normalizeTerm, words } from './words';
 
 const DEMO = '/work/shared/data/demo_docs';
 const read = (path: string) => readFileSync(`${DEMO}/${path}`, 'utf8');
@@ -48,25 +48,6 @@ describe('normalizeTerm', () => {
 
   it('leaves CJK characters unchanged', () => {
     expect(normalizeTerm('宪法')).toBe('宪法');
-  });
-});
-
-describe('wordSpans', () => {
-  it('returns spans whose text is each word, in order', () => {
-    const text = 'Coração, São Paulo! Ação.';
-    const spans = wordSpans(text, 'pt');
-    expect(spans).toEqual([
-      { start: 0, end: 7 },
-      { start: 9, end: 12 },
-      { start: 13, end: 18 },
-      { start: 20, end: 24 },
-    ]);
-    expect(spans.map((s) => text.slice(s.start, s.end))).toEqual(['Coração', 'São', 'Paulo', 'Ação']);
-  });
-
-  it('splits Chinese into several word spans', () => {
-    const text = '中华人民共和国宪法';
-    expect(wordSpans(text, 'zh').map((s) => text.slice(s.start, s.end))).toEqual(['中华', '人民', '共和国', '宪法']);
   });
 });
 

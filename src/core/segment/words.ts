@@ -1,13 +1,4 @@
-const wordSegmenters = new Map<string, Intl.Segmenter>();
-
-function wordSegmenter(language: string): Intl.Segmenter {
-  let s = wordSegmenters.get(language);
-  if (!s) {
-    s = new Intl.Segmenter(language, { granularity: 'word' });
-    wordSegmenters.set(language, s);
-  }
-  return s;
-}
+import { segmenter } from './segmenters';
 
 /**
  * Normalises a term for lexical matching: lower case, NFKC, accents folded
@@ -24,17 +15,8 @@ export function normalizeTerm(term: string): string {
  */
 export function words(text: string, language = 'en'): string[] {
   const out: string[] = [];
-  for (const s of wordSegmenter(language).segment(text)) {
+  for (const s of segmenter(language, 'word').segment(text)) {
     if (s.isWordLike) out.push(normalizeTerm(s.segment));
-  }
-  return out;
-}
-
-/** Word-like segments with their character spans (for splitting over-long sentences). */
-export function wordSpans(text: string, language = 'en'): { start: number; end: number }[] {
-  const out: { start: number; end: number }[] = [];
-  for (const s of wordSegmenter(language).segment(text)) {
-    if (s.isWordLike) out.push({ start: s.index, end: s.index + s.segment.length });
   }
   return out;
 }

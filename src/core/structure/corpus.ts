@@ -1,4 +1,5 @@
 import type { Document, Sentence } from '../types';
+import { segmenter } from '../segment/segmenters';
 import { splitSentences } from '../segment/sentences';
 import type { TokenCounter } from '../segment/tokens';
 
@@ -63,16 +64,13 @@ export function appendDocument(corpus: Corpus, doc: Document, counter: TokenCoun
   corpus.docStarts.push(corpus.sentences.length);
 }
 
-const pieceSegmenters = new Map<string, Intl.Segmenter>();
-
 /**
  * Greedy split of one over-long sentence into pieces of at most `max` tokens, cutting
  * only between words. Token counts are summed per word (cached), which is linear even
  * for a million-character line with no sentence break.
  */
 export function splitLongSentence(text: string, start: number, end: number, max: number, counter: TokenCounter, language: string) {
-  let seg = pieceSegmenters.get(language);
-  if (!seg) pieceSegmenters.set(language, (seg = new Intl.Segmenter(language, { granularity: 'word' })));
+  const seg = segmenter(language, 'word');
   const cache = new Map<string, number>();
   const out: { start: number; end: number; text: string; tokens: number }[] = [];
   let piece: { start: number; end: number; tokens: number; word: boolean }[] = [];

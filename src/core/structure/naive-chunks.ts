@@ -1,4 +1,5 @@
 import type { NaiveChunk } from '../types';
+import { segmenter } from '../segment/segmenters';
 import type { TokenCounter } from '../segment/tokens';
 import type { Corpus } from './corpus';
 
@@ -11,8 +12,6 @@ export interface NaiveChunkParams {
 
 export const DEFAULT_NAIVE: NaiveChunkParams = { size: 128, overlap: 0 };
 
-const segmenters = new Map<string, Intl.Segmenter>();
-
 /**
  * The baseline: fixed-size token chunks over each document's text, blind to sentences
  * and sections (like a plain token text splitter). Cuts fall between words; token
@@ -24,8 +23,7 @@ export function naiveChunks(corpus: Corpus, counter: TokenCounter, params: Naive
   const cache = new Map<string, number>();
   const out: NaiveChunk[] = [];
   corpus.docs.forEach((doc, d) => {
-    let seg = segmenters.get(doc.language);
-    if (!seg) segmenters.set(doc.language, (seg = new Intl.Segmenter(doc.language, { granularity: 'word' })));
+    const seg = segmenter(doc.language, 'word');
     const pieces: { start: number; end: number; tokens: number }[] = [];
     for (const s of seg.segment(doc.text)) {
       if (!s.segment.trim()) continue;
