@@ -1,3 +1,4 @@
+import { SHARED_DATA } from '../node/paths';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -6,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STRATEGIES, STRATEGY_LABELS } from '../core/retrieve/params';
 
 const ROOT = '/work/main';
-const SQUAD = '/work/shared/data/squad_en/squad-dev-v1.1.from-explorer.json';
+const SQUAD = `${SHARED_DATA}/squad_en/squad-dev-v1.1.from-explorer.json`;
 
 interface Run {
   code: number | null;

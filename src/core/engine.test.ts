@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { setupNode } from '../node/setup';
+import { setupNode, SHARED_DATA } from '../node/setup';
 import { TransformersEmbedder } from './embed/transformers-embedder';
 import { RetrievalEngine, type StrategyResult } from './engine';
 import type { EvalQuestion, EvalSet } from './eval/dataset';
@@ -8,7 +8,7 @@ import { readSquad } from './eval/squad';
 import { STRATEGIES, type RetrieverName } from './retrieve/params';
 import type { ContextBlock } from './types';
 
-const SQUAD = '/work/shared/data/squad_en/squad-dev-v1.1.from-explorer.json';
+const SQUAD = `${SHARED_DATA}/squad_en/squad-dev-v1.1.from-explorer.json`;
 const RETRIEVERS: RetrieverName[] = ['bm25', 'vector', 'hybrid'];
 const BUDGET = 256;
 

@@ -4,14 +4,12 @@
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
 import { configureModelSource } from '../core/embed/transformers-embedder';
 import { setVoyWasmSource } from '../core/index/voy-index';
+import { PROJECT_MODELS_DIR } from './paths';
 
-export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-/** The self-hosted model folder; the generated test embedder lives here. */
-export const PROJECT_MODELS_DIR = resolve(PROJECT_ROOT, 'public/models');
+export { PROJECT_MODELS_DIR, PROJECT_ROOT, SHARED_DATA } from './paths';
 
 const require = createRequire(import.meta.url);
 

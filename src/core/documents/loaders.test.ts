@@ -1,3 +1,4 @@
+import { SHARED_DATA } from '../../node/paths';
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Document, Section } from '../types';
@@ -5,7 +6,7 @@ import { LoaderError } from './builder';
 import { decodeText } from './decode';
 import { detectFormat, documentFromText, loadDocument } from './load';
 
-const DEMO = '/work/shared/data/demo_docs';
+const DEMO = `${SHARED_DATA}/demo_docs`;
 const enc = (s: string) => new TextEncoder().encode(s);
 
 function loadDemo(path: string, name = path.split('/').pop()!): Promise<Document> {

@@ -1,3 +1,4 @@
+import { SHARED_DATA } from '../../node/paths';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { readBeir } from './beir';
@@ -280,7 +281,7 @@ describe('readSquad', () => {
   });
 
   it('reads the real XQuAD zh file: every target span is one of the answers', () => {
-    const raw = JSON.parse(readFileSync('/work/shared/data/xquad/xquad.zh.json', 'utf8'));
+    const raw = JSON.parse(readFileSync(`${SHARED_DATA}/xquad/xquad.zh.json`, 'utf8'));
     const set = readSquad(raw, { limitDocs: 2, language: 'zh' });
     expect(set.docs).toHaveLength(2);
     expect(set.questions.length).toBeGreaterThan(20);

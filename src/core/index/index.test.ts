@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { setupNode } from '../../node/setup';
+import { setupNode, SHARED_DATA } from '../../node/setup';
 import { FlatIndex } from './flat-index';
 import { LexicalIndex } from './lexical-index';
 import { TopK } from './top-k';
@@ -300,7 +300,7 @@ describe('LexicalIndex (BM25)', () => {
   });
 
   it('finds Chinese text by a Chinese word query', () => {
-    const text = readFileSync('/work/shared/data/demo_docs/zh/prc_constitution.md', 'utf8');
+    const text = readFileSync(`${SHARED_DATA}/demo_docs/zh/prc_constitution.md`, 'utf8');
     const sentences = text
       .split(/(?<=。)|\n+/)
       .map((s) => s.trim())

@@ -1,9 +1,10 @@
+import { SHARED_DATA } from '../../node/paths';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { abbreviationRules } from './abbreviations';
 import { splitSentences, type Span } from './sentences';
 
-const DEMO = '/work/shared/data/demo_docs';
+const DEMO = `${SHARED_DATA}/demo_docs`;
 
 /** The sentences of `text` as strings (what a user sees). */
 function sentences(text: string, language = 'en'): string[] {
@@ -256,7 +257,7 @@ describe('splitSentences on the shared demo documents', () => {
   });
 
   it('German XQuAD paragraph: well-formed, ordinals and abbreviations kept', () => {
-    const xquad = JSON.parse(readFileSync('/work/shared/data/xquad/xquad.de.json', 'utf8')) as {
+    const xquad = JSON.parse(readFileSync(`${SHARED_DATA}/xquad/xquad.de.json`, 'utf8')) as {
       data: { paragraphs: { context: string }[] }[];
     };
     const contexts = xquad.data.flatMap((a) => a.paragraphs.map((p) => p.context)).slice(0, 60);

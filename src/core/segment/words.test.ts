@@ -1,10 +1,11 @@
+import { SHARED_DATA } from '../../node/paths';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { detectLanguage } from './language';
 import { ApproxTokenCounter, ModelTokenCounter, type EncodingTokenizer } from './tokens';
 import { normalizeTerm, words } from './words';
 
-const DEMO = '/work/shared/data/demo_docs';
+const DEMO = `${SHARED_DATA}/demo_docs`;
 const read = (path: string) => readFileSync(`${DEMO}/${path}`, 'utf8');
 
 describe('words', () => {
@@ -124,7 +125,7 @@ describe('detectLanguage', () => {
 
   it('detects German and Spanish (XQuAD paragraphs)', () => {
     const first = (lang: string) =>
-      (JSON.parse(readFileSync(`/work/shared/data/xquad/xquad.${lang}.json`, 'utf8')) as { data: { paragraphs: { context: string }[] }[] })
+      (JSON.parse(readFileSync(`${SHARED_DATA}/xquad/xquad.${lang}.json`, 'utf8')) as { data: { paragraphs: { context: string }[] }[] })
         .data[0]!.paragraphs[0]!.context;
     expect(detectLanguage(first('de'))).toBe('de');
     expect(detectLanguage(first('es'))).toBe('es');
