@@ -165,6 +165,11 @@ describe.concurrent('rag-lab eval', () => {
       ['eval', '--no-such-option'],
       ['query'],
       ['query', 'a question'],
+      ['eval', '--data', SQUAD, '--levels', '128,512'],
+      ['eval', '--data', SQUAD, '--chunk-size', '0'],
+      ['eval', '--data', SQUAD, '--threshold', '2'],
+      ['eval', '--data', SQUAD, '--window', ',2'],
+      ['eval', '--data', SQUAD, '--top-k', '0'],
     ];
     const runs = await Promise.all(cases.map((args) => cli(...args)));
     for (const [i, args] of cases.entries()) {

@@ -15,7 +15,17 @@ import { RetrievalEngine } from '../core/engine';
 import { readBeir } from '../core/eval/beir';
 import { DatasetError, type EvalSet } from '../core/eval/dataset';
 import { evaluate, unitKinds, type EvalRow } from '../core/eval/run-eval';
-import { STRATEGIES, STRATEGY_LABELS, type RetrievalParams, type RetrieverName, type StrategyName, type UnitKind } from '../core/retrieve/params';
+import {
+  STRATEGIES,
+  STRATEGY_LABELS,
+  retrievalParams,
+  type RetrievalParams,
+  type RetrieverName,
+  type StructureParams,
+  type UnitKind,
+} from '../core/retrieve/params';
+import { validateLevels } from '../core/structure/hierarchy';
+import { validateNaive } from '../core/structure/naive-chunks';
 import { readSquad } from '../core/eval/squad';
 import { sectionPath } from '../core/structure/corpus';
 import type { Document } from '../core/types';
@@ -85,14 +95,14 @@ Options
 
 function int(v: string | undefined, name: string, fallback: number): number {
   if (v === undefined) return fallback;
-  const n = Number(v);
+  const n = v.trim() === '' ? Number.NaN : Number(v);
   if (!Number.isFinite(n) || n < 0 || !Number.isInteger(n)) throw new UsageError(`--${name} must be a whole number ≥ 0, got "${v}"`);
   return n;
 }
 
 function num(v: string | undefined, name: string, fallback: number): number {
   if (v === undefined) return fallback;
-  const n = Number(v);
+  const n = v.trim() === '' ? Number.NaN : Number(v);
   if (!Number.isFinite(n) || n < 0) throw new UsageError(`--${name} must be a number ≥ 0, got "${v}"`);
   return n;
 }
@@ -109,19 +119,47 @@ function parse(argv: string[]) {
   return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
 }
 
-function retrieval(values: Values, defaults: { topK: number; budget: number | null }): Partial<RetrievalParams> {
+/** Retrieval options, validated before any file is read or embedded. */
+function retrieval(values: Values, defaults: { topK: number; budget: number | null }): RetrievalParams {
   const [before, after] = (values.window ?? '3,3').split(',').map((x, i) => int(x, i ? 'window (after)' : 'window (before)', 3));
   const [wb, wv] = (values.weights ?? '0.5,0.5').split(',').map((x) => num(x, 'weights', 0.5));
-  return {
-    topK: int(values['top-k'], 'top-k', defaults.topK),
+  const topK = int(values['top-k'], 'top-k', defaults.topK);
+  if (topK < 1) throw new UsageError('--top-k must be at least 1');
+  const threshold = num(values.threshold, 'threshold', 0.5);
+  if (threshold > 1) throw new UsageError(`--threshold must be between 0 and 1, got ${threshold}`);
+  const build = () => retrievalParams({
+    topK,
     budgetTokens: values.budget === 'none' ? null : values.budget !== undefined ? int(values.budget, 'budget', 0) : defaults.budget,
     window: { before: before ?? 3, after: after ?? before ?? 3, bySection: Boolean(values['by-section']) },
-    merge: { threshold: num(values.threshold, 'threshold', 0.5) },
+    merge: { threshold },
     rrf: { c: num(values['rrf-c'], 'rrf-c', 60), weights: { bm25: wb ?? 0.5, vector: wv ?? 0.5 } },
+  });
+  try {
+    return build();
+  } catch (e) {
+    if (e instanceof RangeError) throw new UsageError(e.message);
+    throw e;
+  }
+}
+
+/** Structure options (they change what is embedded), validated before any work. */
+function structure(values: Values): Partial<StructureParams> {
+  const levels = values.levels ? values.levels.split(',').map((x) => int(x, 'levels', 128)) : undefined;
+  const naive = { size: int(values['chunk-size'], 'chunk-size', 128), overlap: 0 };
+  try {
+    if (levels) validateLevels(levels);
+    validateNaive(naive);
+  } catch (e) {
+    throw new UsageError((e as Error).message.replace(/^chunk levels/, '--levels').replace(/^naive chunk size/, '--chunk-size'));
+  }
+  return {
+    ...(levels ? { chunkLevels: levels } : {}),
+    naive,
+    headers: { enabled: Boolean(values.headers), title: true, section: true, fields: [] },
   };
 }
 
-async function makeEngine(values: Values): Promise<RetrievalEngine> {
+async function makeEngine(values: Values, structureParams: Partial<StructureParams> = structure(values)): Promise<RetrievalEngine> {
   const modelsDir = values['models-dir'] ?? PROJECT_MODELS_DIR;
   if (values['models-dir'] && !existsSync(modelsDir)) throw new UsageError(`--models-dir: no such folder: ${modelsDir}`);
   setupNode({ modelsDir, allowRemoteModels: Boolean(values.remote) });
@@ -138,15 +176,7 @@ async function makeEngine(values: Values): Promise<RetrievalEngine> {
       throw new UsageError(`cannot load embedding model "${model}" from ${modelsDir}${values.remote ? ' or the hub' : ' (add --remote to allow the hub)'}: ${(e as Error).message.split('\n')[0]}`);
     }
   }
-  const levels = values.levels ? values.levels.split(',').map((x) => int(x, 'levels', 128)) : undefined;
-  return new RetrievalEngine({
-    embedder,
-    structure: {
-      ...(levels ? { chunkLevels: levels } : {}),
-      naive: { size: int(values['chunk-size'], 'chunk-size', 128), overlap: 0 },
-      headers: { enabled: Boolean(values.headers), title: true, section: true, fields: [] },
-    },
-  });
+  return new RetrievalEngine({ embedder, structure: structureParams });
 }
 
 async function embedAll(engine: RetrievalEngine, kinds: UnitKind[], quiet = false): Promise<void> {
@@ -187,7 +217,7 @@ interface SavedCorpus {
 async function cmdIndex(values: Values, files: string[]): Promise<void> {
   if (!files.length) throw new UsageError('index: give one or more files');
   if (!values.out) throw new UsageError('index: --out FILE is required');
-  const engine = await makeEngine(values);
+  const engine = await makeEngine(values, structure(values));
   const t0 = performance.now();
   const docs = await loadFiles(files);
   if (!docs.length) throw new UsageError('index: no file could be loaded');
@@ -216,8 +246,11 @@ async function engineFromSaved(values: Values, path: string): Promise<RetrievalE
     throw new UsageError(`--corpus ${path}: ${(e as Error).message}`);
   }
   if (saved?.format !== 'rag-lab-corpus') throw new UsageError(`--corpus ${path}: not a corpus saved by "rag-lab index"`);
-  const engine = await makeEngine({ ...values, embedder: values.embedder ?? (saved.embedder === TEST_EMBEDDER_ID ? 'test' : (saved.embedder ?? 'none')) });
-  const fresh = new RetrievalEngine({ embedder: engine.embedder, structure: saved.structure });
+  if (values.levels || values['chunk-size'] || values.headers) {
+    throw new UsageError('--levels, --chunk-size and --headers cannot change a saved corpus; index the files again with them');
+  }
+  const model = values.embedder ?? (saved.embedder === TEST_EMBEDDER_ID ? 'test' : (saved.embedder ?? 'none'));
+  const fresh = await makeEngine({ ...values, embedder: model }, saved.structure);
   fresh.addDocuments(saved.docs);
   if (fresh.embedder && fresh.embedder.model === saved.embedder) {
     for (const [kind, b64] of Object.entries(saved.vectors)) {
@@ -242,8 +275,9 @@ async function cmdQuery(values: Values, positionals: string[]): Promise<void> {
     const docs = await loadFiles(files);
     if (!docs.length) throw new UsageError('query: no file could be loaded');
     engine.addDocuments(docs);
-    if (retriever !== 'bm25') await embedAll(engine, unitKinds(strategies));
   }
+  // Only what is missing is embedded (nothing, for a saved corpus made with the same model).
+  if (retriever !== 'bm25') await embedAll(engine, unitKinds(strategies));
   const results = await engine.search(question, strategies, params);
   for (const r of results) {
     console.log(`\n== ${STRATEGY_LABELS[r.strategy]} · ${r.retriever} · ${r.blocks.length} blocks · ${r.totalTokens} tokens${r.notes.length ? ` · ${r.notes.join('; ')}` : ''}`);
@@ -299,16 +333,19 @@ function loadEvalSet(values: Values): EvalSet {
 async function cmdEval(values: Values): Promise<void> {
   const t0 = performance.now();
   const params = retrieval(values, { topK: 50, budget: 512 }); // validated before any work
+  const structureParams = structure(values);
   const strategies = list(values.strategies, STRATEGIES, 'strategies', STRATEGIES);
   const set = loadEvalSet(values);
   const limitQ = values['limit-questions'] !== undefined ? int(values['limit-questions'], 'limit-questions', 0) : 0;
   if (limitQ) set.questions = set.questions.slice(0, limitQ);
-  const engine = await makeEngine(values);
+  const engine = await makeEngine(values, structureParams);
   const retrievers = list(values.retriever, ['bm25', 'vector', 'hybrid'] as const, 'retriever', engine.embedder ? ['bm25', 'vector', 'hybrid'] : ['bm25']);
   if (!engine.embedder && retrievers.some((r) => r !== 'bm25')) throw new UsageError('--retriever vector/hybrid needs an embedder (not --embedder none)');
   // Keep only questions whose documents are in the (possibly limited) corpus.
   const ids = new Set(set.docs.map((d) => d.id));
-  set.questions = set.questions.filter((q) => q.targets.some((t) => ids.has(t.doc)));
+  set.questions = set.questions
+    .map((q) => ({ ...q, targets: q.targets.filter((t) => ids.has(t.doc)) }))
+    .filter((q) => q.targets.length > 0);
   engine.addDocuments(set.docs);
   if (retrievers.some((r) => r !== 'bm25')) await embedAll(engine, unitKinds(strategies), false);
   const rows: EvalRow[] = [];

@@ -425,3 +425,64 @@ describe('RetrievalEngine with contextual headers', () => {
     }
   });
 });
+
+describe('RetrievalEngine under concurrent and repeated use', () => {
+  it('two embedding runs of the same kind at once embed every unit exactly once', async () => {
+    const sets = readSquad(squadJson, { limitDocs: 2 });
+    const e = new RetrievalEngine({ embedder });
+    e.addDocuments([sets.docs[0]!]);
+    await e.embedUnits('sentence');
+    e.addDocuments([sets.docs[1]!]);
+    await Promise.all([e.embedUnits('sentence'), e.embedUnits('sentence')]);
+    expect(e.vectorCoverage('sentence')).toEqual({ done: e.corpus.sentences.length, total: e.corpus.sentences.length });
+    const [r] = await e.search(sets.questions.at(-1)!.question, ['sentence'], { retriever: 'vector' });
+    expect(r!.blocks.length).toBe(10);
+    expect(r!.notes).toEqual([]);
+  });
+
+  it('the same document added twice is reported as a duplicate and indexed once', () => {
+    const e = new RetrievalEngine();
+    const first = e.addDocuments(set.docs);
+    const again = e.addDocuments(set.docs);
+    expect(first.added).toHaveLength(1);
+    expect(again).toEqual({ added: [], duplicates: set.docs });
+    expect(e.corpus.docs).toHaveLength(1);
+  });
+
+  it('adding documents one by one gives the same units as adding them together', () => {
+    const sets = readSquad(squadJson, { limitDocs: 3 });
+    const together = new RetrievalEngine();
+    together.addDocuments(sets.docs);
+    const oneByOne = new RetrievalEngine();
+    for (const d of sets.docs) oneByOne.addDocuments([d]);
+    const leafRanges = (e: RetrievalEngine) => e.hierarchy.leaves.map((id) => [e.hierarchy.nodes[id]!.start, e.hierarchy.nodes[id]!.end]);
+    expect(leafRanges(oneByOne)).toEqual(leafRanges(together));
+    expect(oneByOne.chunks.map((c) => [c.doc, c.start, c.end])).toEqual(together.chunks.map((c) => [c.doc, c.start, c.end]));
+    expect(oneByOne.chunks.map((c) => c.id)).toEqual(together.chunks.map((_, i) => i));
+  });
+
+  it('rejects invalid retrieval parameters with the field name', async () => {
+    const e = new RetrievalEngine();
+    e.addDocuments(set.docs);
+    const q = set.questions[0]!.question;
+    await expect(e.search(q, ['window'], { window: { before: Number.NaN, after: 1, bySection: false } })).rejects.toThrow(/window\.before must be a whole number/);
+    await expect(e.search(q, ['window'], { budgetTokens: Number.NaN })).rejects.toThrow(/budgetTokens/);
+    await expect(e.search(q, ['window'], { topK: 1.5 })).rejects.toThrow(/topK/);
+    await expect(e.search(q, ['automerge'], { merge: { threshold: 2 } })).rejects.toThrow(/merge\.threshold/);
+  });
+
+  it('a window far larger than the document is clipped, not iterated', async () => {
+    const e = new RetrievalEngine();
+    e.addDocuments(set.docs);
+    const [r] = await e.search(set.questions[0]!.question, ['window'], { retriever: 'bm25', window: { before: 1e7, after: 1e7, bySection: false }, budgetTokens: 256 });
+    expect(r!.totalTokens).toBeLessThanOrEqual(256);
+    expect(r!.blocks[0]!.provenance.window!.shrunk).toBe(true);
+  });
+
+  it('topK 0 retrieves nothing', async () => {
+    const e = new RetrievalEngine();
+    e.addDocuments(set.docs);
+    const [r] = await e.search(set.questions[0]!.question, ['sentence'], { retriever: 'bm25', topK: 0 });
+    expect(r!.blocks).toEqual([]);
+  });
+});

@@ -21,8 +21,8 @@ import { detectLanguage } from './segment/language';
 import { ApproxTokenCounter, type TokenCounter } from './segment/tokens';
 import { appendDocument, boundaryGroups, emptyCorpus, type Corpus } from './structure/corpus';
 import { chunkHeader, embeddedText, headerKey } from './structure/headers';
-import { corpusHierarchy } from './structure/hierarchy';
-import { naiveChunks } from './structure/naive-chunks';
+import { extendHierarchy, validateLevels } from './structure/hierarchy';
+import { naiveChunksOfDocument, validateNaive } from './structure/naive-chunks';
 import type { ChunkHierarchy, ContextBlock, Document, NaiveChunk, Provenance } from './types';
 
 /** One strategy's answer to a query: the blocks handed over, best first. */
@@ -74,11 +74,13 @@ export interface EmbedProgress {
 export class RetrievalEngine {
   readonly corpus: Corpus;
   readonly counter: TokenCounter;
-  readonly structure: StructureParams;
-  embedder: Embedder | null;
+  /** Fixed for the engine's life: another structure or model means another engine (new vectors). */
+  readonly structure: Readonly<StructureParams>;
+  readonly embedder: Embedder | null;
+  /** Can be swapped: reranking never changes what is indexed. */
   reranker: Reranker | null;
-  hierarchy!: ChunkHierarchy;
-  chunks!: NaiveChunk[];
+  readonly hierarchy: ChunkHierarchy;
+  readonly chunks: NaiveChunk[] = [];
   private groups!: Int32Array;
   private groupStart!: Int32Array;
   private groupEnd!: Int32Array;
@@ -88,30 +90,61 @@ export class RetrievalEngine {
   private readonly makeIndex: (dim: number) => VectorIndex | Promise<VectorIndex>;
   private readonly headerTokens = new Map<string, number>();
   private readonly queryVectors = new Map<string, Float32Array>();
+  /** One embedding run at a time per variant: concurrent runs would append the same units twice. */
+  private readonly embedQueue = new Map<string, Promise<unknown>>();
+  private readonly candidateCache = new Map<string, { candidates: Candidate[]; notes: string[] }>();
+  private maskCache: { key: string; masks: Map<UnitKind, Uint8Array | null> } | null = null;
 
   constructor(options: EngineOptions = {}) {
     this.embedder = options.embedder ?? null;
     this.reranker = options.reranker ?? null;
     this.counter = options.counter ?? this.embedder?.counter ?? new ApproxTokenCounter();
-    this.structure = structureParams(options.structure);
+    this.structure = Object.freeze(structureParams(options.structure));
+    validateLevels(this.structure.chunkLevels);
+    validateNaive(this.structure.naive);
+    this.hierarchy = { levels: [...this.structure.chunkLevels], nodes: [], leaves: [] };
     const minLevel = Math.min(...this.structure.chunkLevels);
     const maxAtom = Math.min(options.maxSentenceTokens ?? minLevel, minLevel, this.embedder ? this.embedder.maxTokens - 2 : Infinity);
     this.corpus = emptyCorpus(this.counter, { maxSentenceTokens: maxAtom });
     this.makeIndex = options.vectorIndex ?? ((dim) => new FlatIndex(dim));
-    this.rebuildStructures();
+    this.indexBoundaries();
   }
 
-  /** Appends documents: sentences, structures and lexical indexes are updated at once. */
-  addDocuments(docs: Document[]): void {
-    for (const d of docs) appendDocument(this.corpus, d, this.counter);
-    this.rebuildStructures();
-    this.queryVectors.clear();
-  }
-
-  private rebuildStructures(): void {
+  /**
+   * Appends documents: sentences, chunk tree and naive chunks of the new documents only,
+   * so every existing unit keeps its id (and its vector). A document whose content is
+   * already in the corpus (same id) is not added twice; the duplicates are returned.
+   */
+  addDocuments(docs: Document[]): { added: Document[]; duplicates: Document[] } {
+    const known = new Set(this.corpus.docs.map((d) => d.id));
+    const added: Document[] = [];
+    const duplicates: Document[] = [];
     const c = this.corpus;
-    this.hierarchy = corpusHierarchy(c, this.structure.chunkLevels, this.structure.sectionLevel);
-    this.chunks = naiveChunks(c, this.counter, this.structure.naive);
+    const first = c.sentences.length;
+    for (const d of docs) {
+      if (known.has(d.id)) {
+        duplicates.push(d);
+        continue;
+      }
+      known.add(d.id);
+      added.push(d);
+      appendDocument(c, d, this.counter);
+      this.chunks.push(...naiveChunksOfDocument(c, c.docs.length - 1, this.counter, this.structure.naive, this.chunks.length));
+    }
+    if (added.length) {
+      this.indexBoundaries();
+      const tokens = c.sentences.map((x) => x.tokens);
+      const docsOf = c.sentences.map((x) => x.doc);
+      extendHierarchy(this.hierarchy, tokens, this.groups, docsOf, first, c.sentences.length);
+      this.candidateCache.clear();
+      this.maskCache = null;
+    }
+    return { added, duplicates };
+  }
+
+  /** Per-sentence section bounds and token prefix sums, for O(1) windows and budgets. */
+  private indexBoundaries(): void {
+    const c = this.corpus;
     this.groups = boundaryGroups(c, this.structure.sectionLevel);
     const n = c.sentences.length;
     this.groupStart = new Int32Array(n);
@@ -170,7 +203,7 @@ export class RetrievalEngine {
   }
 
   private variantKey(kind: UnitKind): string {
-    return `${kind}|${headerKey(this.structure.headers)}`;
+    return `${kind}|${headerKey(this.structure.headers)}|${this.embedder?.model ?? 'none'}`;
   }
 
   /** The BM25 index of a unit kind, brought up to date with the corpus. */
@@ -198,9 +231,15 @@ export class RetrievalEngine {
    * Embeds the units of a kind that have no vector yet (new documents, or a new header
    * variant), in length-sorted batches. Safe to call repeatedly: done work is kept.
    */
-  async embedUnits(kind: UnitKind, options: Omit<EmbedOptions, 'kind'> & { onEmbedProgress?: (p: EmbedProgress) => void } = {}): Promise<{ truncated: number[] }> {
-    if (!this.embedder) throw new Error('no embedding model is loaded');
+  embedUnits(kind: UnitKind, options: Omit<EmbedOptions, 'kind'> & { onEmbedProgress?: (p: EmbedProgress) => void } = {}): Promise<{ truncated: number[] }> {
     const key = this.variantKey(kind);
+    const run = (this.embedQueue.get(key) ?? Promise.resolve()).catch(() => undefined).then(() => this.embedMissing(kind, key, options));
+    this.embedQueue.set(key, run);
+    return run;
+  }
+
+  private async embedMissing(kind: UnitKind, key: string, options: Omit<EmbedOptions, 'kind'> & { onEmbedProgress?: (p: EmbedProgress) => void }): Promise<{ truncated: number[] }> {
+    if (!this.embedder) throw new Error('no embedding model is loaded');
     let idx = this.vectors.get(key);
     if (!idx) this.vectors.set(key, (idx = await this.makeIndex(this.embedder.dim)));
     const total = this.unitCount(kind);
@@ -213,6 +252,7 @@ export class RetrievalEngine {
       onProgress: (done, all) => options.onEmbedProgress?.({ kind, done, total: all }),
     });
     await idx.add(vectors);
+    this.candidateCache.clear();
     return { truncated: truncated.map((i) => first + i) };
   }
 
@@ -254,13 +294,19 @@ export class RetrievalEngine {
     return this.queryVectors.get(query) ?? null;
   }
 
+  /** Filter masks are computed once per filter and corpus, not per query. */
   private allow(kind: UnitKind, params: RetrievalParams): Allow | undefined {
-    const mask = sentenceMask(this.corpus, params.filters);
-    if (!mask) return undefined;
-    if (kind === 'sentence') return (id) => mask[id] === 1;
-    const ranges = Array.from({ length: this.unitCount(kind) }, (_, id) => this.unit(kind, id));
-    const m = rangeMask(mask, ranges)!;
-    return (id) => m[id] === 1;
+    const key = JSON.stringify(params.filters);
+    if (this.maskCache?.key !== key) this.maskCache = { key, masks: new Map() };
+    let m = this.maskCache.masks.get(kind);
+    if (m === undefined) {
+      const sentences = sentenceMask(this.corpus, params.filters);
+      m = !sentences || kind === 'sentence' ? sentences : rangeMask(sentences, Array.from({ length: this.unitCount(kind) }, (_, id) => this.unit(kind, id)));
+      this.maskCache.masks.set(kind, m);
+    }
+    if (!m) return undefined;
+    const mask = m;
+    return (id) => mask[id] === 1;
   }
 
   /**
@@ -269,9 +315,23 @@ export class RetrievalEngine {
    * possible (no model, vectors still being computed).
    */
   async candidates(query: string, kind: UnitKind, p: RetrievalParams): Promise<{ candidates: Candidate[]; notes: string[] }> {
+    // Sliders for windows, merging and budgets re-run blocks() on cached candidates.
+    const key = JSON.stringify([query, kind, p.retriever, p.topK, p.rrf, p.rerank.enabled && this.reranker ? [p.rerank.topN, this.reranker.model] : null, p.filters]);
+    const cached = this.candidateCache.get(key);
+    if (cached) return cached;
+    const result = await this.retrieveCandidates(query, kind, p);
+    if (this.candidateCache.size >= 64) this.candidateCache.delete(this.candidateCache.keys().next().value!);
+    this.candidateCache.set(key, result);
+    return result;
+  }
+
+  private async retrieveCandidates(query: string, kind: UnitKind, p: RetrievalParams): Promise<{ candidates: Candidate[]; notes: string[] }> {
     const notes: string[] = [];
     const allow = this.allow(kind, p);
-    const k = Math.max(1, p.topK);
+    const reranking = p.rerank.enabled && this.reranker !== null;
+    // The reranker sees its top N even when fewer are shown.
+    const k = reranking ? Math.max(p.topK, p.rerank.topN) : p.topK;
+    if (k === 0) return { candidates: [], notes };
     const lists: RankedList[] = [];
     const wantBm25 = p.retriever !== 'vector';
     let wantVector = p.retriever !== 'bm25';
@@ -301,11 +361,9 @@ export class RetrievalEngine {
       const l = lists[0]!;
       cands = l.items.slice(0, k).map((h: Hit, i) => ({ id: h.id, score: h.score, ranks: { [l.name]: i + 1 }, scores: { [l.name]: h.score } }));
     }
-    if (p.rerank.enabled) {
-      if (!this.reranker) notes.push('reranking is on but no reranker is loaded');
-      else cands = await this.rerank(query, kind, cands, p.rerank.topN);
-    }
-    return { candidates: cands, notes };
+    if (p.rerank.enabled && !this.reranker) notes.push('reranking is on but no reranker is loaded');
+    if (reranking) cands = await this.rerank(query, kind, cands, p.rerank.topN);
+    return { candidates: cands.slice(0, p.topK), notes };
   }
 
   private async rerank(query: string, kind: UnitKind, cands: Candidate[], topN: number): Promise<Candidate[]> {
@@ -315,7 +373,11 @@ export class RetrievalEngine {
     const reranked = head
       .map((c, i) => ({ ...c, score: scores[i]!, rerank: { score: scores[i]!, before: i + 1 } }))
       .sort((a, b) => b.score - a.score);
-    return [...reranked, ...cands.slice(head.length)];
+    // Units past the top N keep their order below every reranked one: scores must share
+    // one scale, or merging and windows would compare logits with RRF scores.
+    const floor = Math.min(...reranked.map((c) => c.score));
+    const tail = cands.slice(head.length).map((c, i) => ({ ...c, score: floor - (i + 1) * 1e-6 }));
+    return [...reranked, ...tail];
   }
 
   /** Turns candidates into a strategy's blocks: pure and synchronous (sliders call this). */

@@ -52,6 +52,21 @@ describe('cross-encoder reranking', () => {
     expect(r!.blocks.map((b) => b.text)).toEqual([plain!.blocks[1]!.text, plain!.blocks[0]!.text, ...plain!.blocks.slice(2).map((b) => b.text)]);
   });
 
+  it('reranks its top N even when fewer blocks are shown, and keeps one score scale', async () => {
+    const seen: number[] = [];
+    // Logits below zero, like a real cross-encoder's: the unreranked tail must still rank lower.
+    const fake: Reranker = { model: 'fake', score: async (_q, passages) => (seen.push(passages.length), passages.map((_, i) => -1 - i)) };
+    const engine = new RetrievalEngine({ reranker: fake });
+    engine.addDocuments([documentFromText(TEXT, 'birds.md', 'md')]);
+    const [r] = await engine.search('penguins owls birds', ['sentence'], { retriever: 'bm25', topK: 2, rerank: { enabled: true, topN: 4 } });
+    expect(seen).toEqual([4]);
+    expect(r!.blocks).toHaveLength(2);
+    const [few] = await engine.search('penguins owls birds', ['sentence'], { retriever: 'bm25', topK: 6, rerank: { enabled: true, topN: 2 } });
+    const scores = few!.blocks.map((b) => b.score);
+    expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+    expect(few!.blocks.slice(2).every((b) => b.provenance.rerank === undefined && b.score < -2)).toBe(true);
+  });
+
   it('says so when reranking is on but no reranker is loaded', async () => {
     const engine = new RetrievalEngine();
     engine.addDocuments([documentFromText(TEXT, 'birds.md', 'md')]);

@@ -43,7 +43,11 @@ export const useLab = create<LabState>((set, get) => ({
     for (const f of files) {
       try {
         const doc = await loadDocument({ name: f.name, bytes: new Uint8Array(await f.arrayBuffer()), lastModified: f.lastModified });
-        get().engine.addDocuments([doc]);
+        const { added } = get().engine.addDocuments([doc]);
+        if (!added.length) {
+          set((s) => ({ files: [...s.files, { name: f.name, ok: false, message: `${f.name}: the same content is already indexed` }] }));
+          continue;
+        }
         const n = get().engine.corpus.docStarts.at(-1)! - get().engine.corpus.docStarts.at(-2)!;
         set((s) => ({ files: [...s.files, { name: f.name, ok: true, message: `${doc.title} · ${doc.language} · ${n} sentences` }] }));
       } catch (e) {
@@ -58,8 +62,10 @@ export const useLab = create<LabState>((set, get) => ({
       // Pasted Markdown (ATX headings, lists) keeps its structure; anything else is plain text.
       const format = /^(#{1,6}\s|[-*]\s|\d+\.\s)/m.test(text) ? 'md' : 'txt';
       const doc = documentFromText(text, `Pasted text ${get().files.length + 1}`, format);
-      get().engine.addDocuments([doc]);
-      set((s) => ({ files: [...s.files, { name: doc.title, ok: true, message: `${doc.language} · pasted` }] }));
+      const { added } = get().engine.addDocuments([doc]);
+      set((s) => ({
+        files: [...s.files, added.length ? { name: doc.title, ok: true, message: `${doc.language} · pasted` } : { name: doc.title, ok: false, message: 'This text is already indexed' }],
+      }));
     } catch (e) {
       set((s) => ({ files: [...s.files, { name: 'Pasted text', ok: false, message: (e as Error).message }] }));
     }

@@ -158,8 +158,8 @@ export async function parsePdf(bytes: Uint8Array, fileName: string, b: DocumentB
     const levelOf = (size: number) => Math.min(6, headingSizes.indexOf(Math.round(size * 2) / 2) + 1);
 
     const empty: number[] = [];
-    for (const lines of pages) {
-      const pageNo = lines[0]?.page;
+    pages.forEach((lines, p) => {
+      const pageNo = p + 1;
       b.beginPage();
       let para: string[] = [];
       let prev: Line | null = null;
@@ -189,11 +189,10 @@ export async function parsePdf(bytes: Uint8Array, fileName: string, b: DocumentB
         prev = l;
       }
       flush();
-      if (pageNo !== undefined) b.endPage(pageNo);
-    }
+      b.endPage(pageNo); // pages without text get an empty range, so page numbers stay 1…n
+    });
     for (let p = 1; p <= doc.numPages; p++) if (!pages[p - 1]!.length) empty.push(p);
     if (empty.length) b.warnings.push(`${empty.length === 1 ? 'page' : 'pages'} ${empty.join(', ')} ${empty.length === 1 ? 'has' : 'have'} no text layer (scanned?); OCR is not supported`);
-    // Page ranges for pages without text are still useful: give them empty ranges.
     const meta = await doc.getMetadata().catch(() => null);
     const info = (meta?.info ?? {}) as Record<string, unknown>;
     const xmpTitle = meta?.metadata?.get('dc:title');

@@ -47,9 +47,9 @@ export function readBeir(files: BeirFiles, options: { name?: string; language?: 
   if (!qrels.size) throw new DatasetError('the qrels file has no relevance judgements');
   const docs: Document[] = [];
   for (const row of parseJsonl(files.corpus, 'corpus', skipped)) {
-    const id = row._id;
+    const id = typeof row._id === 'number' ? String(row._id) : row._id;
     const text = row.text;
-    if (typeof id !== 'string' || typeof text !== 'string') {
+    if (typeof id !== 'string' || !id || typeof text !== 'string') {
       skipped.push(`corpus entry ${String(id)}: needs "_id" and "text"`);
       continue;
     }

@@ -160,6 +160,15 @@ describe('dedupeByDoc', () => {
     expect(scoreQuestion(q, d).mrr).toBeCloseTo(1 / 3, 12);
     expect(scoreQuestion(q, d).ndcg10).toBeCloseTo(0.5, 12);
   });
+
+  it('byDocument ranks by document but counts the tokens of every block handed over', () => {
+    const blocks = [block('A', 0, 1), block('A', 5, 6), block('B', 0, 1), block('A', 9, 10), block('C', 0, 1), block('B', 3, 4)];
+    const q = question([{ doc: 'C', grade: 1 }]);
+    const m = scoreQuestion(q, blocks, { byDocument: true });
+    expect(m.mrr).toBeCloseTo(1 / 3, 12);
+    expect(m.meanContextTokens).toBe(blocks.reduce((n, b) => n + b.tokens, 0));
+    expect(m.meanContextTokens).toBeGreaterThan(dedupeByDoc(blocks).reduce((n, b) => n + b.tokens, 0));
+  });
 });
 
 describe('meanMetrics', () => {
@@ -309,7 +318,8 @@ describe('readBeir', () => {
     '{"_id": "d3", "title": "", "text": "Coffee contains caffeine."}',
     '',
     '{"_id": "d4", "title": "Exercise", "text": "Exercise improves mood."}',
-    '{"_id": 5, "text": "id is not a string"}',
+    '{"_id": 5, "text": "Numeric ids are read as strings."}',
+    '{"_id": "d6", "title": "No text"}',
   ].join('\n');
   const queries = [
     '{"_id": "q1", "text": "vitamin d in winter"}',
@@ -323,7 +333,7 @@ describe('readBeir', () => {
   it('reports bad lines by number and uses the rest, with graded targets', () => {
     const set = readBeir({ corpus, queries, qrels }, { name: 'mini', language: 'en' });
     expect(set.name).toBe('mini');
-    expect(set.docs.map((d) => d.id)).toEqual(['d1', 'd3', 'd4']);
+    expect(set.docs.map((d) => d.id)).toEqual(['d1', 'd3', 'd4', '5']);
     expect(set.docs[0]!.title).toBe('Vitamin D');
     expect(set.docs[0]!.text).toContain('Vitamin D deficiency');
     expect(set.docs[1]!.title).toBe('d3');
@@ -331,7 +341,7 @@ describe('readBeir', () => {
     expect(set.skipped).toContain('queries line 3: not valid JSON');
     expect(set.skipped).toContain('qrels line 3: expected query-id, corpus-id, score');
     expect(set.skipped).toContain('qrels line 8: expected query-id, corpus-id, score');
-    expect(set.skipped.some((s) => s.startsWith('corpus entry 5'))).toBe(true);
+    expect(set.skipped).toContain('corpus entry d6: needs "_id" and "text"');
     // q3's only relevant document was the broken line.
     expect(set.skipped.some((s) => s.startsWith('query q3'))).toBe(true);
     expect(set.questions.map((q) => q.id)).toEqual(['q1', 'q2']);

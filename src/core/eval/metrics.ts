@@ -43,12 +43,14 @@ export function normalizeAnswer(s: string): string {
  * - recall@k: share of targets held by the first k blocks.
  * - MRR: 1 / rank of the first block holding a target.
  * - nDCG@10: graded gain of targets at their first block's rank (log₂ discount) over
- *   the ideal ordering; for document-level sets this is the usual document nDCG once
- *   blocks are deduplicated by document (see `dedupeByDoc`).
+ *   the ideal ordering; with `byDocument` (document-level sets) ranks are document
+ *   ranks (each document's first block), the usual document nDCG.
  * - answer-in-context: a gold answer string lies in the blocks' text (headers excluded);
  *   for sets without answer strings, a target is held by some block.
  */
-export function scoreQuestion(q: EvalQuestion, blocks: JudgedBlock[]): Metrics {
+export function scoreQuestion(q: EvalQuestion, handed: JudgedBlock[], options: { byDocument?: boolean } = {}): Metrics {
+  // Rank metrics may look at documents (first block of each); cost is what was handed over.
+  const blocks = options.byDocument ? dedupeByDoc(handed) : handed;
   const firstRank = q.targets.map((t) => {
     const i = blocks.findIndex((b) => covers(b, t));
     return i < 0 ? Infinity : i + 1;
@@ -79,7 +81,7 @@ export function scoreQuestion(q: EvalQuestion, blocks: JudgedBlock[]): Metrics {
     recallAt5: q.targets.length ? found(5) / q.targets.length : 0,
     mrr: best < Infinity ? 1 / best : 0,
     ndcg10: ideal > 0 ? dcg / ideal : 0,
-    meanContextTokens: blocks.reduce((s, b) => s + b.tokens, 0),
+    meanContextTokens: handed.reduce((s, b) => s + b.tokens, 0),
   };
 }
 

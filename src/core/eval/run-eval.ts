@@ -1,7 +1,7 @@
 import type { RetrievalEngine } from '../engine';
 import { STRATEGY_UNIT, retrievalParams, type RetrievalParams, type RetrieverName, type StrategyName } from '../retrieve/params';
 import type { EvalSet } from './dataset';
-import { dedupeByDoc, judged, meanMetrics, scoreQuestion, type Metrics } from './metrics';
+import { judged, meanMetrics, scoreQuestion, type Metrics } from './metrics';
 
 export interface EvalRow {
   strategy: StrategyName;
@@ -50,7 +50,7 @@ export async function evaluate(
     const results = await engine.search(q.question, strategies, p);
     for (const r of results) {
       const blocks = judged(r.blocks, docIds);
-      per.get(r.strategy)!.push(scoreQuestion(q, docLevel ? dedupeByDoc(blocks) : blocks));
+      per.get(r.strategy)!.push(scoreQuestion(q, blocks, { byDocument: docLevel }));
     }
     onProgress?.({ done: ++done, total: set.questions.length });
   }

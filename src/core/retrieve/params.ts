@@ -67,8 +67,31 @@ export const DEFAULT_RETRIEVAL: RetrievalParams = {
   filters: {},
 };
 
+function wholeNumber(name: string, v: number, min = 0): void {
+  if (!Number.isInteger(v) || v < min) throw new RangeError(`${name} must be a whole number ≥ ${min}, got ${v}`);
+}
+
+function finite(name: string, v: number, min = 0, max = Infinity): void {
+  if (!Number.isFinite(v) || v < min || v > max) throw new RangeError(`${name} must be a number in [${min}, ${max === Infinity ? '∞' : max}], got ${v}`);
+}
+
+/** Throws a RangeError naming the first invalid field (callers clamp user input before). */
+export function validateRetrieval(p: RetrievalParams): void {
+  if (!['bm25', 'vector', 'hybrid'].includes(p.retriever)) throw new RangeError(`unknown retriever ${p.retriever}`);
+  wholeNumber('topK', p.topK);
+  if (p.budgetTokens !== null) finite('budgetTokens', p.budgetTokens);
+  wholeNumber('window.before', p.window.before);
+  wholeNumber('window.after', p.window.after);
+  finite('merge.threshold', p.merge.threshold, 0, 1);
+  finite('rrf.c', p.rrf.c);
+  finite('rrf.weights.bm25', p.rrf.weights.bm25);
+  finite('rrf.weights.vector', p.rrf.weights.vector);
+  wholeNumber('rerank.topN', p.rerank.topN, 1);
+}
+
+/** Fills defaults and validates. */
 export function retrievalParams(p: Partial<RetrievalParams> = {}): RetrievalParams {
-  return {
+  const out: RetrievalParams = {
     ...DEFAULT_RETRIEVAL,
     ...p,
     window: { ...DEFAULT_RETRIEVAL.window, ...p.window },
@@ -77,6 +100,8 @@ export function retrievalParams(p: Partial<RetrievalParams> = {}): RetrievalPara
     rerank: { ...DEFAULT_RETRIEVAL.rerank, ...p.rerank },
     filters: { ...p.filters },
   };
+  validateRetrieval(out);
+  return out;
 }
 
 export function structureParams(p: Partial<StructureParams> = {}): StructureParams {

@@ -53,13 +53,18 @@ export function expandWindows(
   cost: BlockCost,
   budget: number | null = null,
 ): WindowBlock[] {
-  if (params.before < 0 || params.after < 0) throw new Error('window sizes must be ≥ 0');
+  if (!Number.isInteger(params.before) || !Number.isInteger(params.after) || params.before < 0 || params.after < 0) {
+    throw new RangeError(`window sizes must be whole numbers ≥ 0, got ${params.before} and ${params.after}`);
+  }
   const blocks: WindowBlock[] = [];
   let used = 0;
   for (const hit of hits) {
     const [lo, hi] = bound(hit.id);
+    // What the bounds allow: shrinking below this is for the budget, and the steps stay few.
+    const maxB = Math.min(params.before, hit.id - lo);
+    const maxA = Math.min(params.after, hi - 1 - hit.id);
     let placed = false;
-    for (const [b, a] of shrinkSteps(params.before, params.after)) {
+    for (const [b, a] of shrinkSteps(maxB, maxA)) {
       let start = Math.max(lo, hit.id - b);
       let end = Math.min(hi, hit.id + a + 1);
       // Everything it overlaps or touches inside the same bound merges with it.
@@ -72,7 +77,7 @@ export function expandWindows(
       const delta = newCost - merged.reduce((s, m) => s + m.cost, 0);
       if (budget !== null && used + delta > budget) continue;
       used += delta;
-      const shrunk = b < params.before || a < params.after;
+      const shrunk = b < maxB || a < maxA;
       if (merged.length === 0) {
         blocks.push({ start, end, hits: [hit], score: hit.score, cost: newCost, shrunk });
       } else {

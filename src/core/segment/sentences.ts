@@ -1,5 +1,5 @@
 import { abbreviationRules, type AbbreviationRules } from './abbreviations';
-import { segmenter } from './segmenters';
+import { segments } from './segmenters';
 
 /** A character span [start, end) into the source text. */
 export interface Span {
@@ -51,7 +51,7 @@ export function splitSentences(text: string, language = 'en'): Span[] {
   const out: Span[] = [];
   let pending: Span | null = null;
   let pendingHard = false;
-  for (const seg of segmenter(language, 'sentence').segment(text)) {
+  for (const seg of segments(text, 0, text.length, language, 'sentence')) {
     const raw = seg.segment;
     const lead = raw.length - raw.trimStart().length;
     const trimmed = raw.trim();

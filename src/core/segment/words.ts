@@ -1,4 +1,4 @@
-import { segmenter } from './segmenters';
+import { segments } from './segmenters';
 
 /**
  * Normalises a term for lexical matching: lower case, NFKC, accents folded
@@ -15,7 +15,7 @@ export function normalizeTerm(term: string): string {
  */
 export function words(text: string, language = 'en'): string[] {
   const out: string[] = [];
-  for (const s of segmenter(language, 'word').segment(text)) {
+  for (const s of segments(text, 0, text.length, language, 'word')) {
     if (s.isWordLike) out.push(normalizeTerm(s.segment));
   }
   return out;

@@ -1,5 +1,5 @@
 import type { Document, Sentence } from '../types';
-import { segmenter } from '../segment/segmenters';
+import { segments } from '../segment/segmenters';
 import { splitSentences } from '../segment/sentences';
 import type { TokenCounter } from '../segment/tokens';
 
@@ -70,7 +70,6 @@ export function appendDocument(corpus: Corpus, doc: Document, counter: TokenCoun
  * for a million-character line with no sentence break.
  */
 export function splitLongSentence(text: string, start: number, end: number, max: number, counter: TokenCounter, language: string) {
-  const seg = segmenter(language, 'word');
   const cache = new Map<string, number>();
   const out: { start: number; end: number; text: string; tokens: number }[] = [];
   let piece: { start: number; end: number; tokens: number; word: boolean }[] = [];
@@ -84,11 +83,22 @@ export function splitLongSentence(text: string, start: number, end: number, max:
     piece = keep;
     pieceTokens = keep.reduce((n, e) => n + e.tokens, 0);
   };
-  for (const s of seg.segment(text.slice(start, end))) {
+  for (const s of segments(text, start, end, language, 'word')) {
     if (!s.segment.trim()) continue;
     let n = cache.get(s.segment);
     if (n === undefined) cache.set(s.segment, (n = counter.count(s.segment)));
-    const entry = { start: start + s.index, end: start + s.index + s.segment.length, tokens: n, word: Boolean(s.isWordLike) };
+    if (n > max) {
+      // One "word" longer than a piece (a URL, a base64 run): cut it into even slices.
+      flush();
+      const slices = Math.ceil(n / max);
+      const len = Math.ceil(s.segment.length / slices);
+      for (let k = 0; k < s.segment.length; k += len) {
+        const part = s.segment.slice(k, k + len);
+        out.push({ start: s.index + k, end: s.index + k + part.length, text: part, tokens: counter.count(part) });
+      }
+      continue;
+    }
+    const entry = { start: s.index, end: s.index + s.segment.length, tokens: n, word: Boolean(s.isWordLike) };
     if (piece.length && pieceTokens + n > max) {
       // Punctuation never opens a piece alone: the last word moves over with it.
       const last = piece[piece.length - 1]!;

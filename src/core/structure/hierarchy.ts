@@ -33,11 +33,26 @@ export function packRange(tokens: ArrayLike<number>, start: number, end: number,
  * section), so no chunk crosses them.
  */
 export function buildHierarchy(tokens: ArrayLike<number>, groups: ArrayLike<number>, docs: ArrayLike<number>, levels: number[]): ChunkHierarchy {
+  validateLevels(levels);
+  const h: ChunkHierarchy = { levels: [...levels], nodes: [], leaves: [] };
+  extendHierarchy(h, tokens, groups, docs, 0, tokens.length);
+  return h;
+}
+
+export function validateLevels(levels: number[]): void {
   if (levels.length === 0) throw new Error('at least one chunk level is needed');
+  for (const l of levels) if (!Number.isInteger(l) || l < 1) throw new Error(`chunk levels must be whole numbers of tokens ≥ 1, got ${l}`);
   for (let i = 1; i < levels.length; i++) {
     if (!(levels[i]! < levels[i - 1]!)) throw new Error(`chunk levels must shrink: ${levels.join(' > ')}`);
   }
-  const nodes: ChunkNode[] = [];
+}
+
+/**
+ * Appends the tree of atoms [start, end) (new documents) to `h`: existing node ids and
+ * leaf indices stay as they were, so vectors already computed for leaves stay valid.
+ */
+export function extendHierarchy(h: ChunkHierarchy, tokens: ArrayLike<number>, groups: ArrayLike<number>, docs: ArrayLike<number>, start: number, end: number): void {
+  const { nodes, levels } = h;
   const add = (r: SentenceRange, level: number, parent: number | null): number => {
     let t = 0;
     for (let i = r.start; i < r.end; i++) t += tokens[i]!;
@@ -47,9 +62,9 @@ export function buildHierarchy(tokens: ArrayLike<number>, groups: ArrayLike<numb
     return id;
   };
   let frontier: number[] = [];
-  let g = 0;
-  for (let i = 1; i <= tokens.length; i++) {
-    if (i === tokens.length || groups[i] !== groups[g]) {
+  let g = start;
+  for (let i = start + 1; i <= end; i++) {
+    if (i === end || groups[i] !== groups[g]) {
       for (const r of packRange(tokens, g, i, levels[0]!)) frontier.push(add(r, 0, null));
       g = i;
     }
@@ -62,7 +77,7 @@ export function buildHierarchy(tokens: ArrayLike<number>, groups: ArrayLike<numb
     }
     frontier = next;
   }
-  return { levels: [...levels], nodes, leaves: frontier };
+  h.leaves.push(...frontier);
 }
 
 /** The chunk tree of a corpus: atoms are sentences, groups are sections at ≤ sectionLevel. */

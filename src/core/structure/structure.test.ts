@@ -325,6 +325,15 @@ describe('buildCorpus', () => {
     expect(parts.map((p) => p.tokens)).toEqual([3, 2]);
   });
 
+  it('splitLongSentence cuts a single over-long "word" into even slices within the limit', () => {
+    const text = `see ${'x'.repeat(5000)} here`;
+    const parts = splitLongSentence(text, 0, text.length, 128, approx, 'en');
+    expect(parts.map((p) => p.text).join('')).toBe(`see${'x'.repeat(5000)}here`);
+    expect(parts.every((p) => p.tokens <= 128)).toBe(true);
+    expect(parts.length).toBeGreaterThanOrEqual(8);
+    for (const p of parts) expect(text.slice(p.start, p.end)).toBe(p.text);
+  });
+
   it('assigns pages from the document', () => {
     const b = new DocumentBuilder();
     b.beginPage();
