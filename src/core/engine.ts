@@ -343,15 +343,14 @@ export class RetrievalEngine {
     } else if (wantVector && vindex!.size < this.unitCount(kind)) {
       notes.push(`vector search covers ${vindex!.size} of ${this.unitCount(kind)} ${kind}s (embedding continues)`);
     }
+    // Fusion looks twice as deep into each list, so a unit ranked k+1 by one retriever and
+    // high by the other can still make the fused top k.
     const fetch = p.retriever === 'hybrid' && wantVector ? k * 2 : k;
     if (wantBm25 || !wantVector) {
       const lang = detectLanguage(query, this.corpus.docs[0]?.language ?? 'en');
       lists.push({ name: 'bm25', items: this.lexicalIndex(kind).search(query, fetch, allow, lang), weight: p.rrf.weights.bm25 });
     }
-    if (wantVector) {
-      const inRange: Allow | undefined = allow;
-      lists.push({ name: 'vector', items: vindex!.search(qvec!, fetch, inRange), weight: p.rrf.weights.vector });
-    }
+    if (wantVector) lists.push({ name: 'vector', items: vindex!.search(qvec!, fetch, allow), weight: p.rrf.weights.vector });
     let cands: Candidate[];
     if (lists.length === 2) {
       cands = reciprocalRankFusion(lists, { c: p.rrf.c })
