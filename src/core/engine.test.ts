@@ -486,3 +486,41 @@ describe('RetrievalEngine under concurrent and repeated use', () => {
     expect(r!.blocks).toEqual([]);
   });
 });
+
+describe('RetrievalEngine variants and removal', () => {
+  it('switching headers keeps each variant’s vectors; switching back embeds nothing', async () => {
+    const e = new RetrievalEngine({ embedder });
+    e.addDocuments(set.docs);
+    await e.embedUnits('sentence');
+    const plain = e.vectorCoverage('sentence');
+    e.setHeaders({ enabled: true, title: true, section: true, fields: [] });
+    expect(e.vectorCoverage('sentence').done).toBe(0);
+    await e.embedUnits('sentence', { onEmbedProgress: () => undefined });
+    const [withHeaders] = await e.search(set.questions[0]!.question, ['sentence'], { retriever: 'vector', topK: 3 });
+    expect(withHeaders!.blocks[0]!.header).toContain(`titled '${set.docs[0]!.title}'`);
+    let calls = 0;
+    e.setHeaders({ enabled: false, title: true, section: true, fields: [] });
+    await e.embedUnits('sentence', { onEmbedProgress: () => calls++ });
+    expect(calls).toBe(0);
+    expect(e.vectorCoverage('sentence')).toEqual(plain);
+  });
+
+  it('removing a document keeps every other vector and gives the same results as never adding it', async () => {
+    const sets = readSquad(squadJson, { limitDocs: 3 });
+    const all = new RetrievalEngine({ embedder });
+    all.addDocuments(sets.docs);
+    for (const k of ['sentence', 'leaf', 'chunk'] as const) await all.embedUnits(k);
+    const without = await all.withoutDocuments([sets.docs[1]!.id]);
+    const fresh = new RetrievalEngine({ embedder });
+    fresh.addDocuments([sets.docs[0]!, sets.docs[2]!]);
+    for (const k of ['sentence', 'leaf', 'chunk'] as const) {
+      expect(without.vectorCoverage(k)).toEqual({ done: fresh.unitCount(k), total: fresh.unitCount(k) });
+      await fresh.embedUnits(k);
+    }
+    const q = sets.questions.find((x) => x.targets[0]!.doc === sets.docs[2]!.id)!.question;
+    const a = await without.search(q, STRATEGIES, { retriever: 'hybrid', budgetTokens: 256 });
+    const b = await fresh.search(q, STRATEGIES, { retriever: 'hybrid', budgetTokens: 256 });
+    expect(a.map((r) => r.blocks.map((x) => [x.id, x.score.toFixed(6)]))).toEqual(b.map((r) => r.blocks.map((x) => [x.id, x.score.toFixed(6)])));
+    expect(all.corpus.docs).toHaveLength(3); // the original engine is untouched
+  });
+});

@@ -20,7 +20,7 @@ import { expandWindows } from './retrieve/window';
 import { detectLanguage } from './segment/language';
 import { ApproxTokenCounter, type TokenCounter } from './segment/tokens';
 import { appendDocument, boundaryGroups, emptyCorpus, type Corpus } from './structure/corpus';
-import { chunkHeader, embeddedText, headerKey } from './structure/headers';
+import { chunkHeader, embeddedText, headerKey, type HeaderParams } from './structure/headers';
 import { extendHierarchy, validateLevels } from './structure/hierarchy';
 import { naiveChunksOfDocument, validateNaive } from './structure/naive-chunks';
 import type { ChunkHierarchy, ContextBlock, Document, NaiveChunk, Provenance } from './types';
@@ -74,8 +74,11 @@ export interface EmbedProgress {
 export class RetrievalEngine {
   readonly corpus: Corpus;
   readonly counter: TokenCounter;
-  /** Fixed for the engine's life: another structure or model means another engine (new vectors). */
-  readonly structure: Readonly<StructureParams>;
+  /**
+   * Chunk sizes and section level are fixed for the engine's life (another tree means
+   * another engine); headers can change with setHeaders, each variant keeping its vectors.
+   */
+  structure: Readonly<StructureParams>;
   readonly embedder: Embedder | null;
   /** Can be swapped: reranking never changes what is indexed. */
   reranker: Reranker | null;
@@ -88,6 +91,7 @@ export class RetrievalEngine {
   private readonly lexical = new Map<string, LexicalIndex>();
   private readonly vectors = new Map<string, VectorIndex>();
   private readonly makeIndex: (dim: number) => VectorIndex | Promise<VectorIndex>;
+  private readonly options: EngineOptions;
   private readonly headerTokens = new Map<string, number>();
   private readonly queryVectors = new Map<string, Float32Array>();
   /** One embedding run at a time per variant: concurrent runs would append the same units twice. */
@@ -96,6 +100,7 @@ export class RetrievalEngine {
   private maskCache: { key: string; masks: Map<UnitKind, Uint8Array | null> } | null = null;
 
   constructor(options: EngineOptions = {}) {
+    this.options = options;
     this.embedder = options.embedder ?? null;
     this.reranker = options.reranker ?? null;
     this.counter = options.counter ?? this.embedder?.counter ?? new ApproxTokenCounter();
@@ -256,12 +261,70 @@ export class RetrievalEngine {
     return { truncated: truncated.map((i) => first + i) };
   }
 
+  /**
+   * Switches contextual headers. Vectors and BM25 indexes are kept per header variant, so
+   * switching back costs nothing; a new variant needs embedUnits (the app shows progress).
+   */
+  setHeaders(headers: HeaderParams): void {
+    this.structure = Object.freeze({ ...this.structure, headers: { ...headers, fields: [...headers.fields] } });
+    this.candidateCache.clear();
+  }
+
+  /** Unit id ranges [start, end) of each document, per unit kind (units are in document order). */
+  private unitRangesByDoc(kind: UnitKind): [number, number][] {
+    const n = this.corpus.docs.length;
+    if (kind === 'sentence') return Array.from({ length: n }, (_, d) => [this.corpus.docStarts[d]!, this.corpus.docStarts[d + 1]!]);
+    const docOf = kind === 'leaf' ? (i: number) => this.hierarchy.nodes[this.hierarchy.leaves[i]!]!.doc : (i: number) => this.chunks[i]!.doc;
+    const ranges: [number, number][] = Array.from({ length: n }, () => [0, 0]);
+    const total = this.unitCount(kind);
+    for (let i = 0; i < total; ) {
+      const d = docOf(i);
+      let j = i;
+      while (j < total && docOf(j) === d) j++;
+      ranges[d] = [i, j];
+      i = j;
+    }
+    return ranges;
+  }
+
+  /**
+   * A new engine without some documents. Units are renumbered, and every vector already
+   * computed (all header variants) is carried over, so nothing is embedded again.
+   */
+  async withoutDocuments(ids: Iterable<string>): Promise<RetrievalEngine> {
+    const drop = new Set(ids);
+    const next = new RetrievalEngine({ ...this.options, embedder: this.embedder, reranker: this.reranker, counter: this.counter, structure: this.structure, maxSentenceTokens: this.corpus.maxSentenceTokens });
+    const keep = this.corpus.docs.map((d, i) => [d, i] as const).filter(([d]) => !drop.has(d.id));
+    next.addDocuments(keep.map(([d]) => d));
+    for (const [key, idx] of this.vectors) {
+      const kind = key.split('|')[0] as UnitKind;
+      const ranges = this.unitRangesByDoc(kind);
+      const rows: Float32Array[] = [];
+      for (const [, d] of keep) {
+        const [a, b] = ranges[d]!;
+        // Only vectors already computed: a variant still embedding keeps its prefix.
+        for (let id = a; id < Math.min(b, idx.size); id++) rows.push(idx.vector(id));
+        if (b > idx.size) break;
+      }
+      const moved = await this.makeIndex(idx.dim);
+      const flat = new Float32Array(rows.length * idx.dim);
+      rows.forEach((r, i) => flat.set(r, i * idx.dim));
+      await moved.add(flat);
+      next.vectors.set(key, moved);
+    }
+    return next;
+  }
+
   /** Vectors of every unit kind embedded so far, for saving a corpus (current header variant). */
   exportVectors(): Partial<Record<UnitKind, Float32Array>> {
     const out: Partial<Record<UnitKind, Float32Array>> = {};
     for (const kind of ['sentence', 'leaf', 'chunk'] as const) {
       const idx = this.vectors.get(this.variantKey(kind));
-      if (idx instanceof FlatIndex && idx.size) out[kind] = idx.rows();
+      if (idx?.size) {
+        const rows = new Float32Array(idx.size * idx.dim);
+        for (let i = 0; i < idx.size; i++) rows.set(idx.vector(i), i * idx.dim);
+        out[kind] = rows;
+      }
     }
     return out;
   }

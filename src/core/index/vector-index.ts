@@ -14,6 +14,8 @@ export interface VectorIndex {
   /** Appends vectors (row-major, `dim` per row) for ids size … size+n-1. */
   add(vectors: Float32Array): void | Promise<void>;
   search(query: Float32Array, k: number, allow?: Allow): Hit[];
+  /** The stored, normalised vector of one unit (a view; do not modify). */
+  vector(id: number): Float32Array;
   /** Bytes held for the vectors and any index structure. */
   memoryBytes(): number;
 }

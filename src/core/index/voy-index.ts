@@ -103,6 +103,10 @@ export class VoyIndex implements VectorIndex {
     }
   }
 
+  vector(id: number): Float32Array {
+    return this.exact.vector(id);
+  }
+
   memoryBytes(): number {
     // Our exact copy plus voy's tree (it keeps each vector as f32 and a node per item).
     return this.exact.memoryBytes() + this.groups.length * (this.dim * 4 + 64);
