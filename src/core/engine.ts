@@ -25,6 +25,9 @@ import { extendHierarchy, validateLevels } from './structure/hierarchy';
 import { naiveChunksOfDocument, validateNaive } from './structure/naive-chunks';
 import type { ChunkHierarchy, ContextBlock, Document, NaiveChunk, Provenance } from './types';
 
+/** Units embedded per slice: progress and search coverage advance slice by slice. */
+const EMBED_SLICE = 256;
+
 /** One strategy's answer to a query: the blocks handed over, best first. */
 export interface StrategyResult {
   strategy: StrategyName;
@@ -249,16 +252,62 @@ export class RetrievalEngine {
     if (!idx) this.vectors.set(key, (idx = await this.makeIndex(this.embedder.dim)));
     const total = this.unitCount(kind);
     const first = idx.size;
-    if (first >= total) return { truncated: [] };
-    const texts = Array.from({ length: total - first }, (_, i) => this.unitText(kind, first + i));
-    const { vectors, truncated } = await this.embedder.embed(texts, {
-      ...options,
-      kind: 'passage',
-      onProgress: (done, all) => options.onEmbedProgress?.({ kind, done, total: all }),
+    const truncated: number[] = [];
+    // Slices in unit order: each is searchable as soon as it is done, and a cancel keeps them.
+    for (let start = first; start < total; start += EMBED_SLICE) {
+      const end = Math.min(total, start + EMBED_SLICE);
+      const texts = Array.from({ length: end - start }, (_, i) => this.unitText(kind, start + i));
+      const r = await this.embedder.embed(texts, {
+        ...options,
+        kind: 'passage',
+        onProgress: (done) => options.onEmbedProgress?.({ kind, done: start - first + done, total: total - first }),
+      });
+      await idx.add(r.vectors);
+      truncated.push(...r.truncated.map((i) => start + i));
+      this.candidateCache.clear();
+    }
+    return { truncated };
+  }
+
+  /** Every computed vector set (all unit kinds and header variants), for persistence. */
+  vectorSnapshot(): { key: string; dim: number; data: Float32Array }[] {
+    return [...this.vectors].map(([key, idx]) => {
+      const data = new Float32Array(idx.size * idx.dim);
+      for (let i = 0; i < idx.size; i++) data.set(idx.vector(i), i * idx.dim);
+      return { key, dim: idx.dim, data };
     });
-    await idx.add(vectors);
+  }
+
+  /**
+   * Restores a snapshot taken from an engine with the same documents, structure and
+   * model. Sets that do not fit (another model, more vectors than units) are skipped.
+   */
+  async restoreVectors(snapshot: { key: string; dim: number; data: Float32Array }[]): Promise<number> {
+    let restored = 0;
+    for (const { key, dim, data } of snapshot) {
+      const [kind, , model] = key.split('|') as [UnitKind, string, string];
+      if (!this.embedder || model !== this.embedder.model || dim !== this.embedder.dim) continue;
+      if (data.length % dim !== 0 || data.length / dim > this.unitCount(kind)) continue;
+      const idx = await this.makeIndex(dim);
+      await idx.add(data);
+      this.vectors.set(key, idx);
+      restored++;
+    }
     this.candidateCache.clear();
-    return { truncated: truncated.map((i) => first + i) };
+    return restored;
+  }
+
+  /** Per document: units embedded so far over all kinds, for the current header variant. */
+  documentCoverage(kinds: UnitKind[] = ['sentence', 'leaf', 'chunk']): { done: number; total: number }[] {
+    const out = this.corpus.docs.map(() => ({ done: 0, total: 0 }));
+    for (const kind of kinds) {
+      const have = this.vectors.get(this.variantKey(kind))?.size ?? 0;
+      this.unitRangesByDoc(kind).forEach(([a, b], d) => {
+        out[d]!.total += b - a;
+        out[d]!.done += Math.max(0, Math.min(b, have) - a);
+      });
+    }
+    return out;
   }
 
   /**

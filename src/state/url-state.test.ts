@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { decodeView, defaultView, encodeView } from './url-state';
+
+describe('view state in the URL', () => {
+  it('the defaults encode to an empty string and decode back to themselves', () => {
+    expect(encodeView(defaultView())).toBe('');
+    expect(decodeView('')).toEqual({ view: defaultView(), notices: [] });
+  });
+
+  it('round-trips every parameter a user can change', () => {
+    const v = defaultView();
+    v.query = 'What is AI risk?';
+    v.retrieval.retriever = 'bm25';
+    v.retrieval.topK = 25;
+    v.retrieval.budgetTokens = 512;
+    v.retrieval.window = { before: 1, after: 4, bySection: true };
+    v.retrieval.merge.threshold = 0.3;
+    v.retrieval.rrf = { c: 10, weights: { bm25: 0.7, vector: 0 } };
+    v.retrieval.rerank.topN = 30;
+    v.retrieval.filters = { docs: ['a1', 'b2'], section: 'Risk', languages: ['en', 'pt'], dateFrom: '2020-01-01', dateTo: '2024' };
+    v.structure.chunkLevels = [1024, 256, 64];
+    v.structure.sectionLevel = 2;
+    v.structure.naive = { size: 256, overlap: 32 };
+    v.structure.headers = { enabled: true, title: false, section: true, fields: ['page', 'fileName'] };
+    v.embedder = { model: 'rag-lab/test-embedder', dtype: 'fp32', device: 'wasm', source: 'local' };
+    v.reranker = { model: 'Xenova/ms-marco-MiniLM-L-6-v2', dtype: 'q8', device: 'webgpu', source: 'hub' };
+    const url = encodeView(v);
+    expect(decodeView(url)).toEqual({ view: v, notices: [] });
+    expect(url).toContain('q=What+is+AI+risk%3F');
+    expect(url).toContain('w=0.7%2C0');
+  });
+
+  it('clamps or ignores nonsense, each with a notice, and keeps the rest', () => {
+    const { view, notices } = decodeView('?k=-5&b=NaN&wb=999&mt=7&c=abc&lv=128,512&hf=page,evil&em=../../etc&zz=1&ws=yes&r=magic&wa=2');
+    const d = defaultView();
+    expect(view.retrieval.topK).toBe(1);
+    expect(view.retrieval.budgetTokens).toBe(d.retrieval.budgetTokens);
+    expect(view.retrieval.window.before).toBe(20);
+    expect(view.retrieval.window.after).toBe(2);
+    expect(view.retrieval.merge.threshold).toBe(1);
+    expect(view.retrieval.rrf.c).toBe(d.retrieval.rrf.c);
+    expect(view.structure.chunkLevels).toEqual(d.structure.chunkLevels);
+    expect(view.structure.headers.fields).toEqual(['page']);
+    expect(view.embedder).toEqual(d.embedder);
+    expect(view.retrieval.retriever).toBe(d.retrieval.retriever);
+    expect(notices).toEqual([
+      'ignored unknown parameter zz',
+      'ignored r=magic: use bm25, vector or hybrid',
+      'k=-5 clamped to 1',
+      'ignored b=NaN: not a number',
+      'wb=999 clamped to 20',
+      'ignored ws=yes: use 0 or 1',
+      'mt=7 clamped to 1',
+      'ignored c=abc: not a number',
+      'ignored lv=128,512: 1–4 shrinking sizes between 16 and 8192',
+      'ignored unknown header fields in hf=page,evil',
+      'ignored em: not a model choice',
+    ]);
+  });
+
+  it('cuts a very long question and accepts "none" for the budget and models', () => {
+    const { view, notices } = decodeView(`q=${'x'.repeat(10_000)}&b=none&em=none&rm=none`);
+    expect(view.query).toHaveLength(2000);
+    expect(view.retrieval.budgetTokens).toBeNull();
+    expect(view.embedder).toBeNull();
+    expect(view.reranker).toBeNull();
+    expect(notices).toEqual(['the question was cut to 2000 characters']);
+  });
+});

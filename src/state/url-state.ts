@@ -1,0 +1,194 @@
+/**
+ * The view's parameters as a URL query string, so a view can be shared. Decoding never
+ * throws: unknown keys are ignored and bad values are clamped or dropped, each with a
+ * notice the page shows. Pure (no DOM), so it is unit-tested in Node.
+ */
+import { DEFAULT_RETRIEVAL, DEFAULT_STRUCTURE, type RetrievalParams, type RetrieverName, type StructureParams } from '../core/retrieve/params';
+import type { HeaderField } from '../core/structure/headers';
+import type { Device, Dtype, ModelChoice } from '../worker/protocol';
+
+export interface ViewState {
+  query: string;
+  retrieval: RetrievalParams;
+  structure: StructureParams;
+  embedder: ModelChoice | null;
+  reranker: ModelChoice | null;
+}
+
+export const DEFAULT_EMBEDDER: ModelChoice = { model: 'Xenova/all-MiniLM-L6-v2', dtype: 'q8', device: 'wasm', source: 'hub' };
+export const DEFAULT_RERANKER: ModelChoice = { model: 'Xenova/ms-marco-MiniLM-L-6-v2', dtype: 'q8', device: 'wasm', source: 'hub' };
+
+export function defaultView(): ViewState {
+  return {
+    query: '',
+    retrieval: structuredClone(DEFAULT_RETRIEVAL),
+    structure: structuredClone(DEFAULT_STRUCTURE),
+    embedder: { ...DEFAULT_EMBEDDER },
+    reranker: null,
+  };
+}
+
+const HEADER_FIELDS: HeaderField[] = ['fileName', 'page', 'date', 'author', 'language', 'tags'];
+const DTYPES: Dtype[] = ['fp32', 'fp16', 'q8', 'q4'];
+const DEVICES: Device[] = ['wasm', 'webgpu'];
+const MAX_QUERY = 2000;
+
+function modelToParam(m: ModelChoice | null): string {
+  return m ? [m.model, m.dtype, m.device, m.source].join('~') : 'none';
+}
+
+/** Encodes only what differs from the defaults, so shared links stay short. */
+export function encodeView(v: ViewState): string {
+  const d = defaultView();
+  const q = new URLSearchParams();
+  const set = (k: string, value: unknown, def: unknown) => {
+    if (JSON.stringify(value) !== JSON.stringify(def)) q.set(k, Array.isArray(value) ? value.join(',') : String(value));
+  };
+  if (v.query) q.set('q', v.query);
+  const r = v.retrieval;
+  const dr = d.retrieval;
+  set('r', r.retriever, dr.retriever);
+  set('k', r.topK, dr.topK);
+  set('b', r.budgetTokens ?? 'none', dr.budgetTokens ?? 'none');
+  set('wb', r.window.before, dr.window.before);
+  set('wa', r.window.after, dr.window.after);
+  set('ws', r.window.bySection ? 1 : 0, dr.window.bySection ? 1 : 0);
+  set('mt', r.merge.threshold, dr.merge.threshold);
+  set('c', r.rrf.c, dr.rrf.c);
+  set('w', [r.rrf.weights.bm25, r.rrf.weights.vector], [dr.rrf.weights.bm25, dr.rrf.weights.vector]);
+  set('rn', r.rerank.topN, dr.rerank.topN);
+  if (r.filters.docs?.length) q.set('fd', r.filters.docs.join(','));
+  if (r.filters.section) q.set('fs', r.filters.section);
+  if (r.filters.languages?.length) q.set('fl', r.filters.languages.join(','));
+  if (r.filters.dateFrom) q.set('df', r.filters.dateFrom);
+  if (r.filters.dateTo) q.set('dt', r.filters.dateTo);
+  const s = v.structure;
+  const ds = d.structure;
+  set('lv', s.chunkLevels, ds.chunkLevels);
+  set('sl', s.sectionLevel, ds.sectionLevel);
+  set('nc', s.naive.size, ds.naive.size);
+  set('no', s.naive.overlap, ds.naive.overlap);
+  set('h', s.headers.enabled ? 1 : 0, ds.headers.enabled ? 1 : 0);
+  set('ht', s.headers.title ? 1 : 0, ds.headers.title ? 1 : 0);
+  set('hs', s.headers.section ? 1 : 0, ds.headers.section ? 1 : 0);
+  set('hf', s.headers.fields, ds.headers.fields);
+  set('em', modelToParam(v.embedder), modelToParam(d.embedder));
+  set('rm', modelToParam(v.reranker), modelToParam(d.reranker));
+  return q.toString();
+}
+
+export interface Decoded {
+  view: ViewState;
+  /** One line per value that was clamped or ignored. */
+  notices: string[];
+}
+
+const KNOWN = new Set(['q', 'r', 'k', 'b', 'wb', 'wa', 'ws', 'mt', 'c', 'w', 'rn', 'fd', 'fs', 'fl', 'df', 'dt', 'lv', 'sl', 'nc', 'no', 'h', 'ht', 'hs', 'hf', 'em', 'rm']);
+
+export function decodeView(search: string, base: ViewState = defaultView()): Decoded {
+  const q = new URLSearchParams(search.startsWith('?') ? search.slice(1) : search);
+  const v = structuredClone(base);
+  const notices: string[] = [];
+  const int = (key: string, min: number, max: number, apply: (n: number) => void) => {
+    const raw = q.get(key);
+    if (raw === null) return;
+    const n = Number(raw);
+    if (!Number.isFinite(n) || raw.trim() === '') return void notices.push(`ignored ${key}=${raw}: not a number`);
+    const c = Math.min(max, Math.max(min, Math.round(n)));
+    if (c !== n) notices.push(`${key}=${raw} clamped to ${c}`);
+    apply(c);
+  };
+  const real = (key: string, min: number, max: number, apply: (n: number) => void) => {
+    const raw = q.get(key);
+    if (raw === null) return;
+    const n = Number(raw);
+    if (!Number.isFinite(n) || raw.trim() === '') return void notices.push(`ignored ${key}=${raw}: not a number`);
+    const c = Math.min(max, Math.max(min, n));
+    if (c !== n) notices.push(`${key}=${raw} clamped to ${c}`);
+    apply(c);
+  };
+  const flag = (key: string, apply: (b: boolean) => void) => {
+    const raw = q.get(key);
+    if (raw === null) return;
+    if (raw !== '0' && raw !== '1') return void notices.push(`ignored ${key}=${raw}: use 0 or 1`);
+    apply(raw === '1');
+  };
+  const model = (key: string, apply: (m: ModelChoice | null) => void) => {
+    const raw = q.get(key);
+    if (raw === null) return;
+    if (raw === 'none') return apply(null);
+    const [id, dtype, device, source] = raw.split('~');
+    if (!id || !/^[\w.-]+\/[\w.-]+$/.test(id) || !DTYPES.includes(dtype as Dtype) || !DEVICES.includes(device as Device) || (source !== 'hub' && source !== 'local')) {
+      return void notices.push(`ignored ${key}: not a model choice`);
+    }
+    apply({ model: id, dtype: dtype as Dtype, device: device as Device, source });
+  };
+
+  for (const key of q.keys()) if (!KNOWN.has(key)) notices.push(`ignored unknown parameter ${key}`);
+  const query = q.get('q');
+  if (query !== null) {
+    v.query = query.slice(0, MAX_QUERY);
+    if (query.length > MAX_QUERY) notices.push(`the question was cut to ${MAX_QUERY} characters`);
+  }
+  const r = v.retrieval;
+  const retriever = q.get('r');
+  if (retriever !== null) {
+    if (['bm25', 'vector', 'hybrid'].includes(retriever)) r.retriever = retriever as RetrieverName;
+    else notices.push(`ignored r=${retriever}: use bm25, vector or hybrid`);
+  }
+  int('k', 1, 200, (n) => (r.topK = n));
+  const budget = q.get('b');
+  if (budget === 'none') r.budgetTokens = null;
+  else int('b', 16, 32768, (n) => (r.budgetTokens = n));
+  int('wb', 0, 20, (n) => (r.window.before = n));
+  int('wa', 0, 20, (n) => (r.window.after = n));
+  flag('ws', (b) => (r.window.bySection = b));
+  real('mt', 0, 1, (n) => (r.merge.threshold = n));
+  real('c', 0, 1000, (n) => (r.rrf.c = n));
+  const w = q.get('w');
+  if (w !== null) {
+    const [a, b] = w.split(',').map(Number);
+    if (Number.isFinite(a) && Number.isFinite(b) && a! >= 0 && b! >= 0) r.rrf.weights = { bm25: a!, vector: b! };
+    else notices.push(`ignored w=${w}: two weights ≥ 0`);
+  }
+  int('rn', 1, 200, (n) => (r.rerank.topN = n));
+  const list = (key: string) => q.get(key)?.split(',').map((x) => x.trim()).filter(Boolean);
+  const fd = list('fd');
+  if (fd?.length) r.filters.docs = fd;
+  const fs = q.get('fs');
+  if (fs) r.filters.section = fs.slice(0, 200);
+  const fl = list('fl');
+  if (fl?.length) r.filters.languages = fl.filter((l) => /^[a-z]{2,3}$/.test(l));
+  for (const [key, field] of [['df', 'dateFrom'], ['dt', 'dateTo']] as const) {
+    const raw = q.get(key);
+    if (raw === null) continue;
+    if (/^\d{4}(-\d{2}(-\d{2})?)?$/.test(raw)) r.filters[field] = raw;
+    else notices.push(`ignored ${key}=${raw}: use YYYY-MM-DD`);
+  }
+  const s = v.structure;
+  const lv = q.get('lv');
+  if (lv !== null) {
+    const levels = lv.split(',').map(Number);
+    if (levels.length >= 1 && levels.length <= 4 && levels.every((n, i) => Number.isInteger(n) && n >= 16 && n <= 8192 && (i === 0 || n < levels[i - 1]!))) s.chunkLevels = levels;
+    else notices.push(`ignored lv=${lv}: 1–4 shrinking sizes between 16 and 8192`);
+  }
+  int('sl', 0, 6, (n) => (s.sectionLevel = n));
+  int('nc', 16, 4096, (n) => (s.naive.size = n));
+  int('no', 0, 2048, (n) => (s.naive.overlap = n));
+  if (s.naive.overlap >= s.naive.size) {
+    notices.push(`naive overlap clamped below the chunk size`);
+    s.naive.overlap = Math.floor(s.naive.size / 2);
+  }
+  flag('h', (b) => (s.headers.enabled = b));
+  flag('ht', (b) => (s.headers.title = b));
+  flag('hs', (b) => (s.headers.section = b));
+  const hf = list('hf');
+  if (hf) {
+    const ok = hf.filter((f): f is HeaderField => HEADER_FIELDS.includes(f as HeaderField));
+    if (ok.length < hf.length) notices.push(`ignored unknown header fields in hf=${q.get('hf')}`);
+    s.headers.fields = ok;
+  }
+  model('em', (m) => (v.embedder = m));
+  model('rm', (m) => (v.reranker = m));
+  return { view: v, notices };
+}

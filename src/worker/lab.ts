@@ -1,0 +1,468 @@
+/**
+ * The worker's state and request handlers: documents, the retrieval engine, models,
+ * the background embedding job and persistence. All heavy work happens here, off the
+ * page's thread; the page only sends requests and renders what comes back.
+ */
+import { env } from '@huggingface/transformers';
+import { LoaderError } from '../core/documents/builder';
+import { documentFromText, loadDocument } from '../core/documents/load';
+import { setPdfJsLoader, type PdfJs } from '../core/documents/pdf';
+import { EmbeddingCancelled, type Embedder } from '../core/embed/embedder';
+import { CrossEncoderReranker, type Reranker } from '../core/embed/reranker';
+import { TransformersEmbedder } from '../core/embed/transformers-embedder';
+import { RetrievalEngine } from '../core/engine';
+import { retrievalParams, structureParams, type StructureParams, type UnitKind } from '../core/retrieve/params';
+import { commonSection, sectionPath } from '../core/structure/corpus';
+import { headerKey } from '../core/structure/headers';
+import type { ContextBlock, Document } from '../core/types';
+import { Persistence, type SavedVectors } from './persistence';
+import type {
+  AddResult,
+  BlockView,
+  ColumnResult,
+  ColumnSpec,
+  DocSummary,
+  InitOptions,
+  InputFileMessage,
+  ModelChoice,
+  ModelStatus,
+  Progress,
+  Request,
+  Results,
+  WorkerStatus,
+} from './protocol';
+
+const KINDS: UnitKind[] = ['sentence', 'leaf', 'chunk'];
+
+type Emit = (p: Progress) => void;
+
+/** Structure fields that need a new chunk tree (headers only need new vectors). */
+function treeKey(s: StructureParams): string {
+  return JSON.stringify([s.chunkLevels, s.sectionLevel, s.naive]);
+}
+
+export class Lab {
+  private options!: InitOptions;
+  private docs: Document[] = [];
+  private structure: StructureParams = structureParams();
+  private embedder: Embedder | null = null;
+  private reranker: Reranker | null = null;
+  private embedderStatus: ModelStatus = { state: 'none' };
+  private rerankerStatus: ModelStatus = { state: 'none' };
+  private engine: RetrievalEngine = new RetrievalEngine();
+  private job: { controller: AbortController; engine: RetrievalEngine } | null = null;
+  private jobInfo: { unit?: UnitKind; etaS?: number; truncated: number; error?: string } = { truncated: 0 };
+  private readonly persistence = new Persistence();
+  /** Vectors restored from storage, waiting for the model they were made with. */
+  private savedVectors: SavedVectors[] = [];
+  private restored = false;
+  private lastStatus = 0;
+  private statusTimer: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(private readonly postStatus: (s: WorkerStatus) => void) {}
+
+  async handle(req: Request, emit: Emit, signal: AbortSignal): Promise<Results[Request['type']]> {
+    switch (req.type) {
+      case 'init':
+        return this.init(req.options);
+      case 'addFiles':
+        return this.addFiles(req.files, emit, signal);
+      case 'addText':
+        return this.addText(req.name, req.text);
+      case 'loadEmbedder':
+        return this.loadEmbedder(req.choice, emit);
+      case 'loadReranker':
+        return this.loadReranker(req.choice, emit);
+      case 'setStructure':
+        return this.setStructure(req.structure);
+      case 'search':
+        return this.search(req.query, req.params, req.columns);
+      case 'getDocument': {
+        const d = this.docs.find((x) => x.id === req.docId);
+        if (!d) throw new Error('that document is no longer in the corpus');
+        return d;
+      }
+      case 'removeDocument':
+        return this.remove(req.docId);
+      case 'clear':
+        return this.clear();
+      case 'saveParams':
+        await this.persistence.saveParams(req.params);
+        return null;
+      case 'cancel':
+        return false; // handled by the dispatcher
+    }
+  }
+
+  private async init(options: InitOptions): Promise<Results['init']> {
+    this.options = options;
+    // ONNX Runtime's wasm is self-hosted: nothing is fetched from a CDN.
+    const onnx = env.backends.onnx as { wasm?: { wasmPaths?: unknown; numThreads?: number } };
+    if (onnx.wasm) {
+      onnx.wasm.wasmPaths = { ...options.ortWasm };
+      onnx.wasm.numThreads = options.threads;
+    }
+    setPdfJsLoader(async () => {
+      const pdfjs = (await import('pdfjs-dist/legacy/build/pdf.mjs')) as unknown as PdfJs;
+      pdfjs.GlobalWorkerOptions.workerSrc = options.pdfWorkerUrl;
+      return pdfjs;
+    });
+    await this.persistence.open();
+    let params: unknown = null;
+    if (!options.fresh) {
+      const saved = await this.persistence.load();
+      if (saved) {
+        params = saved.params ?? null;
+        if (saved.docs.length) {
+          this.structure = structureParams(saved.corpus.structure);
+          this.docs = saved.docs;
+          this.savedVectors = saved.vectors;
+          this.engine = this.newEngine();
+          this.engine.addDocuments(this.docs);
+          this.restored = true;
+        }
+      }
+    }
+    return { status: this.status(), params };
+  }
+
+  private newEngine(): RetrievalEngine {
+    return new RetrievalEngine({ embedder: this.embedder, reranker: this.reranker, structure: this.structure });
+  }
+
+  // ---- documents ------------------------------------------------------------------
+
+  private summary(d: Document, i: number, coverage: { done: number; total: number }[]): DocSummary {
+    const c = this.engine.corpus;
+    return {
+      id: d.id,
+      title: d.title,
+      fileName: d.meta.fileName,
+      language: d.language,
+      format: d.meta.format,
+      size: d.meta.size,
+      pages: d.pages.length,
+      sections: d.sections.length - 1,
+      sentences: (c.docStarts[i + 1] ?? 0) - (c.docStarts[i] ?? 0),
+      warnings: d.warnings ?? [],
+      embedded: coverage[i] ?? { done: 0, total: 0 },
+    };
+  }
+
+  private async addFiles(files: InputFileMessage[], emit: Emit, signal: AbortSignal): Promise<AddResult> {
+    const result: AddResult = { added: [], errors: [], duplicates: [], cancelled: false };
+    for (const [index, f] of files.entries()) {
+      if (signal.aborted) {
+        result.cancelled = true;
+        break;
+      }
+      const total = files.length;
+      emit({ kind: 'file', file: f.name, stage: 'parse', index, total });
+      let doc: Document;
+      try {
+        doc = await loadDocument({ name: f.name, bytes: new Uint8Array(f.bytes), ...(f.lastModified ? { lastModified: f.lastModified } : {}) });
+      } catch (e) {
+        const message = e instanceof LoaderError ? e.message : `${f.name}: could not be read (${(e as Error).message})`;
+        result.errors.push({ file: f.name, message });
+        emit({ kind: 'file', file: f.name, stage: 'failed', message, index, total });
+        continue;
+      }
+      emit({ kind: 'file', file: f.name, stage: 'split', index, total });
+      if (!this.addDocument(doc)) {
+        result.duplicates.push(f.name);
+        emit({ kind: 'file', file: f.name, stage: 'duplicate', message: `${f.name}: the same content is already in the corpus`, index, total });
+        continue;
+      }
+      result.added.push(this.summary(doc, this.docs.length - 1, this.engine.documentCoverage()));
+      emit({ kind: 'file', file: f.name, stage: 'done', index, total });
+      this.scheduleStatus();
+      // Let search requests in between files: results are usable while indexing goes on.
+      await new Promise((r) => setTimeout(r, 0));
+    }
+    await this.afterCorpusChange();
+    return result;
+  }
+
+  private addDocument(doc: Document): boolean {
+    const { added } = this.engine.addDocuments([doc]);
+    if (!added.length) return false;
+    this.docs.push(doc);
+    return true;
+  }
+
+  private async addText(name: string, text: string): Promise<AddResult> {
+    const format = /^(#{1,6}\s|[-*]\s)/m.test(text) ? 'md' : 'txt';
+    const result: AddResult = { added: [], errors: [], duplicates: [], cancelled: false };
+    try {
+      const doc = documentFromText(text, name, format);
+      if (this.addDocument(doc)) result.added.push(this.summary(doc, this.docs.length - 1, this.engine.documentCoverage()));
+      else result.duplicates.push(name);
+    } catch (e) {
+      result.errors.push({ file: name, message: (e as Error).message });
+    }
+    await this.afterCorpusChange();
+    return result;
+  }
+
+  private async remove(docId: string): Promise<WorkerStatus> {
+    this.stopEmbedding();
+    this.engine = await this.engine.withoutDocuments([docId]);
+    this.docs = this.docs.filter((d) => d.id !== docId);
+    await this.afterCorpusChange();
+    await this.persistVectors();
+    return this.status();
+  }
+
+  private async clear(): Promise<WorkerStatus> {
+    this.stopEmbedding();
+    this.docs = [];
+    this.savedVectors = [];
+    this.engine = this.newEngine();
+    await this.persistence.clear();
+    this.postStatus(this.status());
+    return this.status();
+  }
+
+  private async afterCorpusChange(): Promise<void> {
+    await this.persistence.saveCorpus({ docIds: this.docs.map((d) => d.id), structure: this.structure, model: this.embedder?.model ?? null }, this.docs);
+    this.kickEmbedding();
+    this.postStatus(this.status());
+  }
+
+  // ---- structure ------------------------------------------------------------------
+
+  private async setStructure(next: StructureParams): Promise<WorkerStatus> {
+    const s = structureParams(next);
+    if (treeKey(s) !== treeKey(this.structure)) {
+      // Built first: invalid sizes throw here and leave the current corpus as it was.
+      const engine = new RetrievalEngine({ embedder: this.embedder, reranker: this.reranker, structure: s });
+      engine.addDocuments(this.docs);
+      this.stopEmbedding();
+      this.structure = s;
+      this.engine = engine;
+    } else if (headerKey(s.headers) !== headerKey(this.structure.headers)) {
+      this.structure = s;
+      this.engine.setHeaders(s.headers);
+    } else {
+      this.structure = s;
+    }
+    await this.afterCorpusChange();
+    return this.status();
+  }
+
+  // ---- models ---------------------------------------------------------------------
+
+  private async configureSource(choice: ModelChoice): Promise<void> {
+    env.allowLocalModels = choice.source === 'local';
+    env.allowRemoteModels = choice.source === 'hub';
+    env.localModelPath = this.options.modelsUrl;
+    if (choice.source === 'local') {
+      // A static server answers a missing file with its index.html: check for real JSON first.
+      const url = `${this.options.modelsUrl}${choice.model}/config.json`;
+      let ok = false;
+      try {
+        const r = await fetch(url);
+        ok = r.ok && (await r.text()).trim().startsWith('{');
+      } catch {
+        ok = false;
+      }
+      if (!ok) throw new Error(`model files not found at ${url.replace(/config\.json$/, '')} (download them with npm run models:download, or choose the Hugging Face hub)`);
+    }
+  }
+
+  private async device(choice: ModelChoice): Promise<'wasm' | 'webgpu'> {
+    if (choice.device !== 'webgpu') return 'wasm';
+    const gpu = (navigator as unknown as { gpu?: { requestAdapter(): Promise<unknown> } }).gpu;
+    const adapter = gpu ? await gpu.requestAdapter().catch(() => null) : null;
+    return adapter ? 'webgpu' : 'wasm';
+  }
+
+  private describeLoadError(e: unknown, choice: ModelChoice): string {
+    const msg = (e as Error)?.message ?? String(e);
+    if (/not found at/.test(msg)) return msg;
+    if (/Failed to fetch|NetworkError|fetch failed|ERR_/i.test(msg)) return `could not download ${choice.model} (offline, or the hub is blocked)`;
+    if (/Unexpected token|JSON/i.test(msg)) return `the server did not return model files for ${choice.model}`;
+    return `could not load ${choice.model}: ${msg.split('\n')[0]}`;
+  }
+
+  private async loadEmbedder(choice: ModelChoice | null, emit: Emit): Promise<ModelStatus> {
+    this.stopEmbedding();
+    if (!choice) {
+      this.embedder = null;
+      this.embedderStatus = { state: 'none' };
+    } else {
+      this.embedderStatus = { state: 'loading', model: choice.model };
+      this.postStatus(this.status());
+      try {
+        await this.configureSource(choice);
+        const device = await this.device(choice);
+        this.embedder = await TransformersEmbedder.load({
+          model: choice.model,
+          dtype: choice.dtype,
+          device,
+          onLoadProgress: (p) => emit({ kind: 'model', role: 'embedder', status: p.status, ...(p.file ? { file: p.file } : {}), ...(p.loaded !== undefined ? { loaded: p.loaded } : {}), ...(p.total !== undefined ? { total: p.total } : {}) }),
+        });
+        this.embedderStatus = { state: 'ready', model: choice.model, dim: this.embedder.dim, isTestModel: this.embedder.isTestModel };
+      } catch (e) {
+        this.embedder = null;
+        this.embedderStatus = { state: 'failed', model: choice.model, error: this.describeLoadError(e, choice) };
+      }
+    }
+    this.engine = this.newEngine();
+    this.engine.addDocuments(this.docs);
+    if (this.embedder && this.savedVectors.length) await this.engine.restoreVectors(this.savedVectors);
+    this.kickEmbedding();
+    this.postStatus(this.status());
+    return this.embedderStatus;
+  }
+
+  private async loadReranker(choice: ModelChoice | null, emit: Emit): Promise<ModelStatus> {
+    if (!choice) {
+      this.reranker = null;
+      this.rerankerStatus = { state: 'none' };
+    } else {
+      this.rerankerStatus = { state: 'loading', model: choice.model };
+      this.postStatus(this.status());
+      try {
+        await this.configureSource(choice);
+        emit({ kind: 'model', role: 'reranker', status: 'loading' });
+        this.reranker = await CrossEncoderReranker.load({ model: choice.model, dtype: choice.dtype === 'q8' ? 'q8' : 'fp32', device: await this.device(choice) });
+        this.rerankerStatus = { state: 'ready', model: choice.model, isTestModel: choice.model.startsWith('rag-lab/') };
+      } catch (e) {
+        this.reranker = null;
+        this.rerankerStatus = { state: 'failed', model: choice.model, error: this.describeLoadError(e, choice) };
+      }
+    }
+    this.engine.reranker = this.reranker;
+    this.postStatus(this.status());
+    return this.rerankerStatus;
+  }
+
+  // ---- embedding job ---------------------------------------------------------------
+
+  private stopEmbedding(): void {
+    this.job?.controller.abort();
+    this.job = null;
+  }
+
+  /**
+   * Embeds whatever has no vector yet, in the background, for the current engine. A job
+   * already running on this engine loops until nothing is missing, so documents added
+   * meanwhile are picked up; a replaced engine gets a job of its own.
+   */
+  private kickEmbedding(): void {
+    if (this.job?.engine === this.engine) return;
+    this.stopEmbedding();
+    const engine = this.engine;
+    if (!engine.embedder) return;
+    const controller = new AbortController();
+    const job = { controller, engine };
+    this.job = job;
+    this.jobInfo = { truncated: 0 };
+    const missing = () => KINDS.some((k) => engine.vectorCoverage(k).done < engine.unitCount(k));
+    void (async () => {
+      try {
+        while (!controller.signal.aborted && missing()) {
+          for (const kind of KINDS) {
+            const started = performance.now();
+            const { truncated } = await engine.embedUnits(kind, {
+              signal: controller.signal,
+              onEmbedProgress: (p) => {
+                const perMs = p.done / Math.max(1, performance.now() - started);
+                this.jobInfo.unit = kind;
+                if (p.done > 0) this.jobInfo.etaS = Math.ceil((p.total - p.done) / perMs / 1000);
+                this.scheduleStatus();
+              },
+            });
+            this.jobInfo.truncated += truncated.length;
+          }
+        }
+      } catch (e) {
+        if (!(e instanceof EmbeddingCancelled) && !controller.signal.aborted) this.jobInfo.error = (e as Error).message;
+      } finally {
+        if (this.job === job) {
+          this.job = null;
+          delete this.jobInfo.unit;
+          delete this.jobInfo.etaS;
+          this.postStatus(this.status());
+          await this.persistVectors();
+        }
+      }
+    })();
+  }
+
+  private async persistVectors(): Promise<void> {
+    const sets = this.engine.vectorSnapshot();
+    // Keep saved sets of another model too, in case the user switches back.
+    const others = this.savedVectors.filter((s) => !sets.some((x) => x.key === s.key) && !s.key.endsWith(`|${this.embedder?.model ?? ''}`));
+    await this.persistence.saveVectors([...sets, ...others]);
+  }
+
+  // ---- search -----------------------------------------------------------------------
+
+  private async search(query: string, rawParams: unknown, columns: ColumnSpec[]): Promise<Results['search']> {
+    const t0 = performance.now();
+    const base = retrievalParams(rawParams as never);
+    const out: ColumnResult[] = [];
+    for (const column of columns) {
+      const p = { ...base, retriever: column.retriever, rerank: { ...base.rerank, enabled: column.rerank } };
+      const [r] = await this.engine.search(query, [column.strategy], p);
+      out.push({ column, result: { ...r!, blocks: r!.blocks.map((b) => this.view(b)) } });
+    }
+    return { columns: out, ms: performance.now() - t0 };
+  }
+
+  private view(b: ContextBlock): BlockView {
+    const c = this.engine.corpus;
+    const doc = c.docs[b.doc]!;
+    const first = c.sentences[b.sentences.start]!;
+    const last = c.sentences[b.sentences.end - 1]!;
+    const hitSpans: [number, number][] = b.hits
+      .map((i) => c.sentences[i]!)
+      .map((s) => [Math.max(0, s.start - b.start), Math.min(b.end - b.start, s.end - b.start)] as [number, number])
+      .filter(([a, z]) => z > a);
+    return {
+      ...b,
+      docId: doc.id,
+      docTitle: doc.title,
+      sectionPath: sectionPath(doc, commonSection(doc, first.section, last.section)),
+      ...(first.page !== undefined ? { pageStart: first.page } : {}),
+      ...(last.page !== undefined ? { pageEnd: last.page } : {}),
+      hitSpans,
+    };
+  }
+
+  // ---- status -----------------------------------------------------------------------
+
+  status(): WorkerStatus {
+    const coverage = this.engine.documentCoverage();
+    const e = this.engine;
+    return {
+      docs: this.docs.map((d, i) => this.summary(d, i, coverage)),
+      embedder: this.embedderStatus,
+      reranker: this.rerankerStatus,
+      embedding: {
+        coverage: { sentence: e.vectorCoverage('sentence'), leaf: e.vectorCoverage('leaf'), chunk: e.vectorCoverage('chunk') },
+        running: this.job !== null,
+        truncated: this.jobInfo.truncated,
+        ...(this.jobInfo.unit ? { unit: this.jobInfo.unit } : {}),
+        ...(this.jobInfo.etaS !== undefined ? { etaS: this.jobInfo.etaS } : {}),
+        ...(this.jobInfo.error ? { error: this.jobInfo.error } : {}),
+      },
+      structure: this.structure,
+      persistence: { on: this.persistence.on, ...(this.persistence.reason ? { reason: this.persistence.reason } : {}) },
+      restored: this.restored,
+    };
+  }
+
+  /** At most ~5 status messages a second while embedding. */
+  private scheduleStatus(): void {
+    if (this.statusTimer) return;
+    const wait = Math.max(0, 200 - (performance.now() - this.lastStatus));
+    this.statusTimer = setTimeout(() => {
+      this.statusTimer = null;
+      this.lastStatus = performance.now();
+      this.postStatus(this.status());
+    }, wait);
+  }
+}

@@ -1,0 +1,189 @@
+/**
+ * The typed message protocol between the page and the indexing/search worker. Every
+ * request carries an id; the worker answers with progress messages, then exactly one
+ * result or error for that id. Unsolicited `status` messages describe the corpus.
+ */
+import type { StrategyResult } from '../core/engine';
+import type { RetrievalParams, RetrieverName, StrategyName, StructureParams, UnitKind } from '../core/retrieve/params';
+import type { ContextBlock, Document } from '../core/types';
+
+export type Dtype = 'fp32' | 'fp16' | 'q8' | 'q4';
+export type Device = 'wasm' | 'webgpu';
+
+export interface ModelChoice {
+  model: string;
+  dtype: Dtype;
+  device: Device;
+  /** 'local': the self-hosted /models/ folder; 'hub': the Hugging Face hub (browser cache). */
+  source: 'local' | 'hub';
+}
+
+export interface DocSummary {
+  id: string;
+  title: string;
+  fileName: string;
+  language: string;
+  format: string;
+  size: number;
+  pages: number;
+  sections: number;
+  sentences: number;
+  warnings: string[];
+  /** Units of this document embedded so far (sentences, leaves, chunks), for its progress bar. */
+  embedded: { done: number; total: number };
+}
+
+export type ColumnId = 'sentence' | 'window' | 'automerge' | 'hybrid' | 'reranked' | 'naive';
+
+export interface ColumnSpec {
+  id: ColumnId;
+  label: string;
+  strategy: StrategyName;
+  retriever: RetrieverName;
+  rerank: boolean;
+}
+
+/** A block with what the page needs to show it without asking again. */
+export interface BlockView extends ContextBlock {
+  docId: string;
+  docTitle: string;
+  sectionPath: string[];
+  pageStart?: number;
+  pageEnd?: number;
+  /** Character spans of the retrieved sentences, relative to block.text. */
+  hitSpans: [number, number][];
+}
+
+export interface ColumnResult {
+  column: ColumnSpec;
+  result: Omit<StrategyResult, 'blocks'> & { blocks: BlockView[] };
+}
+
+export interface ModelStatus {
+  state: 'none' | 'loading' | 'ready' | 'failed';
+  model?: string;
+  dim?: number;
+  isTestModel?: boolean;
+  /** Why it failed, in words a user can act on. */
+  error?: string;
+}
+
+export interface EmbeddingStatus {
+  coverage: Record<UnitKind, { done: number; total: number }>;
+  running: boolean;
+  /** The unit kind being embedded now, and seconds left at the current rate. */
+  unit?: UnitKind;
+  etaS?: number;
+  /** Texts cut at the model's limit so far (only their beginning is embedded). */
+  truncated: number;
+  error?: string;
+}
+
+export interface WorkerStatus {
+  docs: DocSummary[];
+  embedder: ModelStatus;
+  reranker: ModelStatus;
+  embedding: EmbeddingStatus;
+  structure: StructureParams;
+  persistence: { on: boolean; reason?: string };
+  restored: boolean;
+}
+
+export interface InitOptions {
+  /** Absolute URL of the self-hosted models folder (ending in /). */
+  modelsUrl: string;
+  /** Self-hosted ONNX Runtime files, so nothing is fetched from a CDN. */
+  ortWasm: { mjs: string; wasm: string };
+  /** ONNX Runtime threads (2+ needs cross-origin isolation). */
+  threads: number;
+  /** pdf.js's worker script URL (pdf.js runs its own worker from ours). */
+  pdfWorkerUrl: string;
+  /** Skip restoring the persisted corpus (tests, "clear"). */
+  fresh?: boolean;
+}
+
+export interface InputFileMessage {
+  name: string;
+  bytes: ArrayBuffer;
+  lastModified?: number;
+}
+
+export type Request =
+  | { id: number; type: 'init'; options: InitOptions }
+  | { id: number; type: 'addFiles'; files: InputFileMessage[] }
+  | { id: number; type: 'addText'; name: string; text: string }
+  | { id: number; type: 'loadEmbedder'; choice: ModelChoice | null }
+  | { id: number; type: 'loadReranker'; choice: ModelChoice | null }
+  | { id: number; type: 'setStructure'; structure: StructureParams }
+  | { id: number; type: 'search'; query: string; params: RetrievalParams; columns: ColumnSpec[] }
+  | { id: number; type: 'getDocument'; docId: string }
+  | { id: number; type: 'removeDocument'; docId: string }
+  | { id: number; type: 'clear' }
+  | { id: number; type: 'saveParams'; params: unknown }
+  | { id: number; type: 'cancel'; target: number };
+
+export type RequestType = Request['type'];
+
+/** Per-file indexing progress. */
+export interface FileProgress {
+  kind: 'file';
+  file: string;
+  stage: 'parse' | 'split' | 'done' | 'failed' | 'duplicate';
+  message?: string;
+  index: number;
+  total: number;
+}
+
+/** Embedding progress over the corpus (units of one kind). */
+export interface EmbedProgressMessage {
+  kind: 'embed';
+  unit: UnitKind;
+  done: number;
+  total: number;
+  /** Seconds left at the current rate, once known. */
+  etaS?: number;
+}
+
+/** Model download/load progress, in bytes where the hub says them. */
+export interface ModelProgress {
+  kind: 'model';
+  role: 'embedder' | 'reranker';
+  file?: string;
+  loaded?: number;
+  total?: number;
+  status: string;
+}
+
+export type Progress = FileProgress | EmbedProgressMessage | ModelProgress;
+
+export interface AddResult {
+  added: DocSummary[];
+  errors: { file: string; message: string }[];
+  duplicates: string[];
+  cancelled: boolean;
+}
+
+export interface Results {
+  init: { status: WorkerStatus; params: unknown };
+  addFiles: AddResult;
+  addText: AddResult;
+  loadEmbedder: ModelStatus;
+  loadReranker: ModelStatus;
+  setStructure: WorkerStatus;
+  search: { columns: ColumnResult[]; ms: number };
+  getDocument: Document;
+  removeDocument: WorkerStatus;
+  clear: WorkerStatus;
+  saveParams: null;
+  cancel: boolean;
+}
+
+export type Response =
+  | { id: number; type: 'progress'; progress: Progress }
+  | { id: number; type: 'result'; result: unknown }
+  | { id: number; type: 'error'; message: string; cancelled?: boolean }
+  | { id: null; type: 'status'; status: WorkerStatus }
+  /** Tagged so pdf.js's own messages inside the worker are never mistaken for ours. */
+  | { id: null; type: 'ready' };
+
+export const PROTOCOL_TAG = 'rag-lab';
