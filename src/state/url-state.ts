@@ -21,7 +21,8 @@ export const DEFAULT_RERANKER: ModelChoice = { model: 'Xenova/ms-marco-MiniLM-L-
 export function defaultView(): ViewState {
   return {
     query: '',
-    retrieval: structuredClone(DEFAULT_RETRIEVAL),
+    // The plain strategy columns use vector search; hybrid RRF has a column of its own.
+    retrieval: { ...structuredClone(DEFAULT_RETRIEVAL), retriever: 'vector' },
     structure: structuredClone(DEFAULT_STRUCTURE),
     embedder: { ...DEFAULT_EMBEDDER },
     reranker: null,

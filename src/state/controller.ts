@@ -1,0 +1,216 @@
+/**
+ * Connects the stores to the worker: start-up (restore, URL, models), indexing with
+ * progress and cancel, searches on every parameter change, the document view.
+ */
+import type { RetrievalParams, StructureParams } from '../core/retrieve/params';
+import type { BlockView, ColumnSpec, ModelChoice, Progress } from '../worker/protocol';
+import { isolationStatus } from '../browser/isolation';
+import { columnsFor, useCorpus, useModels, useResults, useView } from './stores';
+import { decodeView, encodeView, type ViewState } from './url-state';
+import { WorkerClient, WorkerError, type Pending } from './worker-client';
+
+let client: WorkerClient | null = null;
+let indexing: Pending<unknown> | null = null;
+let searchSeq = 0;
+let lastCoverage = -1;
+let researchTimer: ReturnType<typeof setTimeout> | null = null;
+let saveTimer: ReturnType<typeof setTimeout> | null = null;
+
+function worker(): WorkerClient {
+  if (!client) throw new Error('the lab has not started');
+  return client;
+}
+
+/** Starts the worker, restores the saved corpus and parameters, applies the URL, loads models. */
+export async function startLab(options: { fresh?: boolean } = {}): Promise<void> {
+  client = new WorkerClient();
+  client.onStatus((status) => {
+    useCorpus.setState({ status });
+    // New vectors arrived: refresh the columns, at most once a second.
+    const covered = status.embedding.coverage.sentence.done + status.embedding.coverage.leaf.done + status.embedding.coverage.chunk.done;
+    if (covered !== lastCoverage) {
+      lastCoverage = covered;
+      scheduleResearch(1000);
+    }
+  });
+  const { status, params } = await client.request('init', { options: WorkerClient.initOptions(isolationStatus().threads, options.fresh) }).promise;
+  useCorpus.setState({ status });
+  // The URL wins over what was saved: a shared link shows what its sender saw.
+  const saved = params && typeof params === 'string' ? params : '';
+  const fromUrl = location.search.length > 1 ? location.search : saved;
+  const { view, notices } = decodeView(fromUrl);
+  if (status.restored) view.structure = status.structure;
+  useView.setState({ view, notices });
+  writeUrl(view);
+  void loadModels(view);
+  if (view.query) void search();
+}
+
+async function loadModels(view: ViewState): Promise<void> {
+  await Promise.all([loadModel('embedder', view.embedder), loadModel('reranker', view.reranker)]);
+  void search();
+}
+
+async function loadModel(role: 'embedder' | 'reranker', choice: ModelChoice | null): Promise<void> {
+  useModels.setState((s) => ({ progress: { ...s.progress, [role]: undefined } }));
+  const onProgress = (p: Progress) => {
+    if (p.kind !== 'model') return;
+    useModels.setState((s) => {
+      const prev = s.progress[role]?.files ?? {};
+      const files = p.file && p.total ? { ...prev, [p.file]: { loaded: p.loaded ?? 0, total: p.total } } : prev;
+      return { progress: { ...s.progress, [role]: { ...p, files } } };
+    });
+  };
+  await worker().request(role === 'embedder' ? 'loadEmbedder' : 'loadReranker', { choice }, onProgress).promise;
+}
+
+// ---- view changes ---------------------------------------------------------------
+
+function writeUrl(view: ViewState): void {
+  const q = encodeView(view);
+  history.replaceState(null, '', `${location.pathname}${q ? `?${q}` : ''}${location.hash}`);
+  if (saveTimer) clearTimeout(saveTimer);
+  saveTimer = setTimeout(() => void worker().request('saveParams', { params: q }).promise.catch(() => undefined), 400);
+}
+
+function update(change: (v: ViewState) => void): ViewState {
+  const view = structuredClone(useView.getState().view);
+  change(view);
+  useView.setState({ view });
+  writeUrl(view);
+  return view;
+}
+
+/** Retrieval-only parameters: new columns at once, nothing re-embedded. */
+export function setRetrieval(change: (r: RetrievalParams) => void): void {
+  update((v) => change(v.retrieval));
+  void search();
+}
+
+export function setQuery(query: string): void {
+  update((v) => (v.query = query));
+}
+
+/** Parameters that change embedded text: the worker rebuilds and re-embeds (variants are cached). */
+export async function setStructure(change: (s: StructureParams) => void): Promise<void> {
+  const view = update((v) => change(v.structure));
+  try {
+    await worker().request('setStructure', { structure: view.structure }).promise;
+  } catch (e) {
+    useResults.setState({ error: (e as Error).message });
+  }
+  void search();
+}
+
+export function setModel(role: 'embedder' | 'reranker', choice: ModelChoice | null): void {
+  const view = update((v) => (v[role] = choice));
+  void loadModel(role, view[role]).then(() => search());
+}
+
+// ---- corpus -----------------------------------------------------------------------
+
+/** Adds files; each reports parse → split, then embedding shows per document. */
+export async function addFiles(files: File[]): Promise<void> {
+  if (!files.length) return;
+  const payload = await Promise.all(files.map(async (f) => ({ name: f.name, bytes: await f.arrayBuffer(), lastModified: f.lastModified })));
+  useCorpus.setState({ indexing: true, files: Object.fromEntries(files.map((f, i) => [f.name, { kind: 'file', file: f.name, stage: 'parse', index: i, total: files.length }])) });
+  const pending = worker().request(
+    'addFiles',
+    { files: payload },
+    (p) => {
+      if (p.kind === 'file') useCorpus.setState((s) => ({ files: { ...s.files, [p.file]: p } }));
+    },
+    payload.map((p) => p.bytes),
+  );
+  indexing = pending;
+  try {
+    const r = await pending.promise;
+    const problems = [...r.errors.map((e) => e.message), ...r.duplicates.map((d) => `${d}: the same content is already in the corpus`)];
+    if (r.cancelled) problems.push('Indexing was cancelled; the documents added so far are kept.');
+    useCorpus.setState((s) => ({ problems: [...s.problems, ...problems] }));
+  } catch (e) {
+    useCorpus.setState((s) => ({ problems: [...s.problems, (e as Error).message] }));
+  } finally {
+    indexing = null;
+    useCorpus.setState({ indexing: false });
+  }
+  void search();
+}
+
+export async function addText(text: string): Promise<void> {
+  const n = (useCorpus.getState().status?.docs.length ?? 0) + 1;
+  const r = await worker().request('addText', { name: `Pasted text ${n}`, text }).promise;
+  const problems = [...r.errors.map((e) => e.message), ...r.duplicates.map(() => 'This text is already in the corpus.')];
+  if (problems.length) useCorpus.setState((s) => ({ problems: [...s.problems, ...problems] }));
+  void search();
+}
+
+/** Fetches the shipped sample documents (same origin) and adds them like dropped files. */
+export async function loadSampleCorpus(): Promise<void> {
+  const base = new URL('./samples/', document.baseURI);
+  const manifest = (await (await fetch(new URL('manifest.json', base))).json()) as { documents: { file: string }[] };
+  const files = await Promise.all(
+    manifest.documents.map(async (d) => new File([await (await fetch(new URL(d.file, base))).arrayBuffer()], d.file.split('/').pop()!)),
+  );
+  await addFiles(files);
+}
+
+export function cancelIndexing(): void {
+  indexing?.cancel();
+}
+
+export async function removeDocument(docId: string): Promise<void> {
+  await worker().request('removeDocument', { docId }).promise;
+  if (useResults.getState().selected?.block.docId === docId) useResults.setState({ selected: null, document: null });
+  void search();
+}
+
+export async function clearCorpus(): Promise<void> {
+  await worker().request('clear', {}).promise;
+  useResults.setState({ columns: [], selected: null, document: null });
+  useCorpus.setState({ files: {}, problems: [] });
+}
+
+export function dismissProblems(): void {
+  useCorpus.setState({ problems: [] });
+}
+
+// ---- search -----------------------------------------------------------------------
+
+function scheduleResearch(ms: number): void {
+  if (researchTimer || !useView.getState().view.query.trim()) return;
+  researchTimer = setTimeout(() => {
+    researchTimer = null;
+    void search();
+  }, ms);
+}
+
+/** Runs every column for the current question; an older answer never overwrites a newer one. */
+export async function search(): Promise<void> {
+  const { view } = useView.getState();
+  if (!client || !view.query.trim()) return;
+  const seq = ++searchSeq;
+  useResults.setState({ searching: true });
+  try {
+    const columns: ColumnSpec[] = columnsFor(view.retrieval.retriever);
+    const r = await worker().request('search', { query: view.query, params: view.retrieval, columns }).promise;
+    if (seq !== searchSeq) return;
+    useResults.setState({ columns: r.columns, ms: r.ms, error: null, searching: false });
+  } catch (e) {
+    if (seq !== searchSeq) return;
+    useResults.setState({ error: e instanceof WorkerError ? e.message : String(e), searching: false });
+  }
+}
+
+/** Opens a block in the document view (the document's text comes from the worker once). */
+export async function openBlock(block: BlockView, column: ColumnSpec): Promise<void> {
+  useResults.setState({ selected: { block, column } });
+  const current = useResults.getState().document;
+  if (current?.id === block.docId) return;
+  const doc = await worker().request('getDocument', { docId: block.docId }).promise;
+  if (useResults.getState().selected?.block.docId === doc.id) useResults.setState({ document: doc });
+}
+
+export function closeDocument(): void {
+  useResults.setState({ selected: null });
+}

@@ -1,0 +1,60 @@
+/**
+ * The page's state, one zustand store per concern. Stores hold data and small setters;
+ * the controller (controller.ts) talks to the worker and keeps them up to date.
+ */
+import { create } from 'zustand';
+import type { Document } from '../core/types';
+import type { RetrieverName } from '../core/retrieve/params';
+import type { BlockView, ColumnResult, ColumnSpec, FileProgress, ModelProgress, WorkerStatus } from '../worker/protocol';
+import { defaultView, type ViewState } from './url-state';
+
+/** The corpus as the worker reports it, plus per-file progress of the current drop. */
+interface CorpusState {
+  status: WorkerStatus | null;
+  files: Record<string, FileProgress>;
+  /** Messages about files that could not be added (kept until dismissed). */
+  problems: string[];
+  indexing: boolean;
+}
+
+export const useCorpus = create<CorpusState>(() => ({ status: null, files: {}, problems: [], indexing: false }));
+
+/** Everything that describes the view: question, retrieval and structure parameters, models. */
+interface ViewStore {
+  view: ViewState;
+  /** Values from the URL that were clamped or ignored. */
+  notices: string[];
+}
+
+export const useView = create<ViewStore>(() => ({ view: defaultView(), notices: [] }));
+
+interface ResultsState {
+  columns: ColumnResult[];
+  searching: boolean;
+  error: string | null;
+  ms: number | null;
+  /** The block opened in the document view, with the column it came from. */
+  selected: { block: BlockView; column: ColumnSpec } | null;
+  document: Document | null;
+}
+
+export const useResults = create<ResultsState>(() => ({ columns: [], searching: false, error: null, ms: null, selected: null, document: null }));
+
+interface ModelsState {
+  progress: Partial<Record<'embedder' | 'reranker', ModelProgress & { files: Record<string, { loaded: number; total: number }> }>>;
+}
+
+export const useModels = create<ModelsState>(() => ({ progress: {} }));
+
+/** The columns shown side by side; `base` is the retriever of the plain strategy columns. */
+export function columnsFor(base: RetrieverName): ColumnSpec[] {
+  const name = { bm25: 'BM25', vector: 'vector', hybrid: 'hybrid' }[base];
+  return [
+    { id: 'sentence', label: `Sentence hits · ${name}`, strategy: 'sentence', retriever: base, rerank: false },
+    { id: 'window', label: `Sentence windows · ${name}`, strategy: 'window', retriever: base, rerank: false },
+    { id: 'automerge', label: `Auto-merged parents · ${name}`, strategy: 'automerge', retriever: base, rerank: false },
+    { id: 'hybrid', label: 'Hybrid RRF · windows', strategy: 'window', retriever: 'hybrid', rerank: false },
+    { id: 'reranked', label: 'Reranked · hybrid windows', strategy: 'window', retriever: 'hybrid', rerank: true },
+    { id: 'naive', label: `Naive chunks · ${name} (baseline)`, strategy: 'naive', retriever: base, rerank: false },
+  ];
+}

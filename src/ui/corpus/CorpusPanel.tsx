@@ -1,0 +1,75 @@
+import { useState } from 'react';
+import { addFiles, addText, cancelIndexing, clearCorpus, dismissProblems, loadSampleCorpus } from '../../state/controller';
+import { useCorpus } from '../../state/stores';
+import { DocumentList } from './DocumentList';
+
+const ACCEPT = '.pdf,.md,.markdown,.txt,.text,.html,.htm';
+
+/** Where documents come in: drop, pick, paste, or the sample corpus. */
+export function CorpusPanel() {
+  const [over, setOver] = useState(false);
+  const [paste, setPaste] = useState('');
+  const indexing = useCorpus((s) => s.indexing);
+  const problems = useCorpus((s) => s.problems);
+  const hasDocs = useCorpus((s) => (s.status?.docs.length ?? 0) > 0);
+  return (
+    <section className="panel corpus" aria-label="Documents">
+      <h2>Documents</h2>
+      <div
+        className={`dropzone${over ? ' over' : ''}`}
+        onDragOver={(e) => {
+          e.preventDefault();
+          setOver(true);
+        }}
+        onDragLeave={() => setOver(false)}
+        onDrop={(e) => {
+          e.preventDefault();
+          setOver(false);
+          void addFiles([...e.dataTransfer.files]);
+        }}
+      >
+        <p>Drop PDF, Markdown, text or HTML files here</p>
+        <label className="button">
+          Choose files
+          <input type="file" multiple accept={ACCEPT} hidden onChange={(e) => (void addFiles([...(e.target.files ?? [])]), (e.target.value = ''))} />
+        </label>
+        <button type="button" onClick={() => void loadSampleCorpus()} disabled={indexing}>
+          Load sample corpus
+        </button>
+        <a className="small" href="./samples/ATTRIBUTION.md" target="_blank" rel="noreferrer">
+          sample sources and licences
+        </a>
+      </div>
+      <details className="paste">
+        <summary>Paste text</summary>
+        <textarea aria-label="Paste text" value={paste} onChange={(e) => setPaste(e.target.value)} placeholder="Plain text or Markdown" />
+        <button type="button" disabled={!paste.trim()} onClick={() => (void addText(paste), setPaste(''))}>
+          Add pasted text
+        </button>
+      </details>
+      {indexing && (
+        <button type="button" className="cancel" onClick={cancelIndexing}>
+          Cancel indexing
+        </button>
+      )}
+      {problems.length > 0 && (
+        <div className="problems" role="alert">
+          <ul>
+            {problems.map((p, i) => (
+              <li key={i}>{p}</li>
+            ))}
+          </ul>
+          <button type="button" className="link" onClick={dismissProblems}>
+            dismiss
+          </button>
+        </div>
+      )}
+      <DocumentList />
+      {hasDocs && (
+        <button type="button" className="link danger" onClick={() => confirm('Remove every document and its vectors from this browser?') && void clearCorpus()}>
+          Clear everything
+        </button>
+      )}
+    </section>
+  );
+}

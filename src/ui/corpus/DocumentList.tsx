@@ -1,0 +1,60 @@
+import { removeDocument } from '../../state/controller';
+import { useCorpus } from '../../state/stores';
+import type { DocSummary, FileProgress } from '../../worker/protocol';
+
+function stageText(p: FileProgress | undefined, d: DocSummary | undefined, embedding: boolean, etaS: number | undefined): string {
+  if (p && !d) return { parse: 'parsing…', split: 'splitting…', done: 'split', failed: 'failed', duplicate: 'duplicate' }[p.stage];
+  if (!d) return '';
+  const { done, total } = d.embedded;
+  if (total === 0 || done >= total) return done > 0 ? 'ready' : embedding ? 'waiting to embed' : 'BM25 ready';
+  const pct = Math.floor((done / total) * 100);
+  return `embedding ${pct}% (${done}/${total} units)${etaS !== undefined ? ` · ~${etaS}s left` : ''}`;
+}
+
+/** Each document with its own progress (parse → split → embed), counts and removal. */
+export function DocumentList() {
+  const status = useCorpus((s) => s.status);
+  const files = useCorpus((s) => s.files);
+  const docs = status?.docs ?? [];
+  const byFile = new Map(docs.map((d) => [d.fileName, d]));
+  const pendingFiles = Object.values(files).filter((f) => !byFile.has(f.file) && f.stage !== 'failed' && f.stage !== 'duplicate');
+  const embedding = Boolean(status?.embedder.state === 'ready');
+  const eta = status?.embedding.etaS;
+  if (!docs.length && !pendingFiles.length) return <p className="empty">No documents yet.</p>;
+  return (
+    <ul className="doclist" aria-label="Indexed documents">
+      {pendingFiles.map((p) => (
+        <li key={`pending-${p.file}`} className="doc pending">
+          <span className="doc-title">{p.file}</span>
+          <span className="doc-stage">{stageText(p, undefined, embedding, eta)}</span>
+        </li>
+      ))}
+      {docs.map((d) => {
+        const frac = d.embedded.total ? d.embedded.done / d.embedded.total : 0;
+        return (
+          <li key={d.id} className="doc" data-doc-id={d.id}>
+            <div className="doc-head">
+              <span className="doc-title" title={d.fileName}>
+                {d.title}
+              </span>
+              <button type="button" className="link" aria-label={`Remove ${d.title}`} onClick={() => void removeDocument(d.id)}>
+                remove
+              </button>
+            </div>
+            <div className="doc-meta">
+              {d.fileName} · {d.language} · {d.sentences} sentences{d.pages ? ` · ${d.pages} pages` : ''}
+              {d.sections ? ` · ${d.sections} sections` : ''}
+            </div>
+            {embedding && <progress max={1} value={frac} aria-label={`Embedding ${d.title}`} />}
+            <div className="doc-stage">{stageText(files[d.fileName], d, embedding, eta)}</div>
+            {d.warnings.map((w) => (
+              <div key={w} className="doc-warning">
+                {w}
+              </div>
+            ))}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
