@@ -27,7 +27,7 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: 'npx vite build --logLevel warn && npx vite preview --host 127.0.0.1 --port 4173 --strictPort',
+    command: 'RAG_LAB_TEST_MODELS=1 npx vite build --logLevel warn && npx vite preview --host 127.0.0.1 --port 4173 --strictPort',
     url: 'http://127.0.0.1:4173',
     // An orphaned server on the port would be silently reused and test stale code.
     reuseExistingServer: false,

@@ -11,8 +11,8 @@ const isolation = {
 };
 
 /**
- * public/models/rag-lab/ holds the generated TEST embedder (served in dev and preview for
- * tests); it must never ship in a deployed build.
+ * public/models/rag-lab/ holds the generated TEST models (served in dev); they never ship in
+ * a deployed build, except when the e2e tests build with RAG_LAB_TEST_MODELS=1.
  */
 function dropTestModels(): Plugin {
   let outDir = 'dist';
@@ -23,6 +23,8 @@ function dropTestModels(): Plugin {
       outDir = resolve(config.root, config.build.outDir);
     },
     closeBundle() {
+      // The e2e tests deploy the test models like self-hosted models.
+      if (process.env.RAG_LAB_TEST_MODELS === '1') return;
       const models = resolve(outDir, 'models');
       rmSync(resolve(models, 'rag-lab'), { recursive: true, force: true });
       try {

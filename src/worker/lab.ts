@@ -255,14 +255,19 @@ export class Lab {
   private async configureSource(choice: ModelChoice): Promise<void> {
     env.allowLocalModels = choice.source === 'local';
     env.allowRemoteModels = choice.source === 'hub';
-    env.localModelPath = this.options.modelsUrl;
+    // A root-relative path, not a URL: transformers.js 4.3 looks up local files' metadata
+    // only for paths, and would miss every tokenizer under an http:// localModelPath.
+    env.localModelPath = new URL(this.options.modelsUrl).pathname;
     if (choice.source === 'local') {
       // A static server answers a missing file with its index.html: check for real JSON first.
       const url = `${this.options.modelsUrl}${choice.model}/config.json`;
       let ok = false;
       try {
-        const r = await fetch(url);
-        ok = r.ok && (await r.text()).trim().startsWith('{');
+        for (const file of ['config.json', 'tokenizer.json']) {
+          const r = await fetch(url.replace(/config\.json$/, file));
+          ok = r.ok && (await r.text()).trim().startsWith('{');
+          if (!ok) break;
+        }
       } catch {
         ok = false;
       }

@@ -60,6 +60,8 @@ export class TransformersEmbedder implements Embedder {
       ...(options.device ? { device: options.device } : {}),
       ...(options.onLoadProgress ? { progress_callback: options.onLoadProgress as never } : {}),
     })) as FeatureExtractionPipeline;
+    // A server that answers missing files with a web page leaves transformers.js without a tokenizer.
+    if (!pipe.tokenizer) throw new Error(`${options.model} has no usable tokenizer (tokenizer.json missing or not JSON)`);
     const config = pipe.model.config as unknown as { hidden_size?: number; max_position_embeddings?: number };
     const tokenizerMax = (pipe.tokenizer as unknown as { model_max_length?: number }).model_max_length ?? 512;
     const maxTokens = Math.min(tokenizerMax, config.max_position_embeddings ?? tokenizerMax);
