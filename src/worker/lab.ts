@@ -51,7 +51,7 @@ export class Lab {
   private rerankerStatus: ModelStatus = { state: 'none' };
   private engine: RetrievalEngine = new RetrievalEngine();
   private job: { controller: AbortController; engine: RetrievalEngine } | null = null;
-  private jobInfo: { unit?: UnitKind; etaS?: number; truncated: number; error?: string } = { truncated: 0 };
+  private jobInfo: { unit?: UnitKind; etaS?: number; truncated: number; error?: string; progress?: { done: number; total: number } } = { truncated: 0 };
   private readonly persistence = new Persistence();
   /** Vectors restored from storage, waiting for the model they were made with. */
   private savedVectors: SavedVectors[] = [];
@@ -330,8 +330,12 @@ export class Lab {
       this.postStatus(this.status());
       try {
         await this.configureSource(choice);
-        emit({ kind: 'model', role: 'reranker', status: 'loading' });
-        this.reranker = await CrossEncoderReranker.load({ model: choice.model, dtype: choice.dtype === 'q8' ? 'q8' : 'fp32', device: await this.device(choice) });
+        this.reranker = await CrossEncoderReranker.load({
+          model: choice.model,
+          dtype: choice.dtype === 'q8' ? 'q8' : 'fp32',
+          device: await this.device(choice),
+          onLoadProgress: (p) => emit({ kind: 'model', role: 'reranker', status: p.status, ...(p.file ? { file: p.file } : {}), ...(p.loaded !== undefined ? { loaded: p.loaded } : {}), ...(p.total !== undefined ? { total: p.total } : {}) }),
+        });
         this.rerankerStatus = { state: 'ready', model: choice.model, isTestModel: choice.model.startsWith('rag-lab/') };
       } catch (e) {
         this.reranker = null;
@@ -375,6 +379,7 @@ export class Lab {
               onEmbedProgress: (p) => {
                 const perMs = p.done / Math.max(1, performance.now() - started);
                 this.jobInfo.unit = kind;
+                this.jobInfo.progress = { done: p.done, total: p.total };
                 if (p.done > 0) this.jobInfo.etaS = Math.ceil((p.total - p.done) / perMs / 1000);
                 this.scheduleStatus();
               },
@@ -389,6 +394,7 @@ export class Lab {
           this.job = null;
           delete this.jobInfo.unit;
           delete this.jobInfo.etaS;
+          delete this.jobInfo.progress;
           this.postStatus(this.status());
           await this.persistVectors();
         }
@@ -452,6 +458,7 @@ export class Lab {
         truncated: this.jobInfo.truncated,
         ...(this.jobInfo.unit ? { unit: this.jobInfo.unit } : {}),
         ...(this.jobInfo.etaS !== undefined ? { etaS: this.jobInfo.etaS } : {}),
+        ...(this.jobInfo.progress ? { progress: this.jobInfo.progress } : {}),
         ...(this.jobInfo.error ? { error: this.jobInfo.error } : {}),
       },
       structure: this.structure,

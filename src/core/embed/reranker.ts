@@ -1,6 +1,6 @@
 import { AutoModelForSequenceClassification, AutoTokenizer, type PreTrainedModel, type PreTrainedTokenizer } from '@huggingface/transformers';
 import { RERANKER_MODELS } from './models';
-import { configureModelSource, type ModelSource } from './transformers-embedder';
+import { configureModelSource, type LoadEmbedderOptions, type ModelSource } from './transformers-embedder';
 
 /** Scores (query, passage) pairs; higher is more relevant. */
 export interface Reranker {
@@ -20,12 +20,16 @@ export class CrossEncoderReranker implements Reranker {
     readonly model: string,
   ) {}
 
-  static async load(options: ModelSource & { model: string; dtype?: 'fp32' | 'q8'; device?: 'wasm' | 'webgpu' | 'cpu' }): Promise<CrossEncoderReranker> {
+  static async load(
+    options: ModelSource & { model: string; dtype?: 'fp32' | 'q8'; device?: 'wasm' | 'webgpu' | 'cpu'; onLoadProgress?: LoadEmbedderOptions['onLoadProgress'] },
+  ): Promise<CrossEncoderReranker> {
     configureModelSource(options);
-    const tokenizer = await AutoTokenizer.from_pretrained(options.model);
+    const progress = options.onLoadProgress ? { progress_callback: options.onLoadProgress as never } : {};
+    const tokenizer = await AutoTokenizer.from_pretrained(options.model, progress);
     const net = await AutoModelForSequenceClassification.from_pretrained(options.model, {
       dtype: options.dtype ?? RERANKER_MODELS.find((m) => m.id === options.model)?.dtype ?? 'q8',
       ...(options.device ? { device: options.device } : {}),
+      ...progress,
     });
     return new CrossEncoderReranker(tokenizer, net, options.model);
   }
