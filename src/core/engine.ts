@@ -532,7 +532,8 @@ export class RetrievalEngine {
           const leaf = this.hierarchy.nodes[l.id]!;
           return Array.from({ length: leaf.end - leaf.start }, (_, i) => leaf.start + i);
         });
-        return this.block('automerge', n.start, n.end, m.leaves, m.score, m.merged ? { merged: m.merged } : {}, hitSentences);
+        // A parent with one child is the same text: no merge worth reporting.
+        return this.block('automerge', n.start, n.end, m.leaves, m.score, m.merged && m.merged.of > 1 ? { merged: m.merged } : {}, hitSentences);
       });
     }
     // sentence hits and naive chunks: each unit is a block; those that do not fit are skipped.

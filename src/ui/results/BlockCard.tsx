@@ -1,0 +1,61 @@
+import { memo, type KeyboardEvent } from 'react';
+import { openBlock } from '../../state/controller';
+import type { BlockView, ColumnSpec } from '../../worker/protocol';
+import { formatScore, pagesLabel, provenanceParts, sectionPathLabel, splitByHits } from './format';
+
+interface Props {
+  block: BlockView;
+  column: ColumnSpec;
+  rank: number;
+  selected: boolean;
+}
+
+/** One block a strategy hands over: where it is from, its header, its text with the hits marked, why it is here. */
+export const BlockCard = memo(function BlockCard({ block, column, rank, selected }: Props) {
+  const open = () => void openBlock(block, column);
+  const onKeyDown = (e: KeyboardEvent<HTMLElement>) => {
+    if (e.target !== e.currentTarget) return;
+    if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      open();
+    }
+  };
+  const pages = pagesLabel(block.pageStart, block.pageEnd);
+  const path = sectionPathLabel(block.sectionPath, block.docTitle);
+  const pieces = splitByHits(block.text, block.hitSpans);
+  const provenance = provenanceParts(block.provenance, block.tokens);
+  return (
+    <article
+      className={`block${selected ? ' selected' : ''}`}
+      role="button"
+      tabIndex={0}
+      aria-current={selected ? 'true' : undefined}
+      aria-label={`Block ${rank} from ${block.docTitle}: open in the document view`}
+      onClick={open}
+      onKeyDown={onKeyDown}
+    >
+      <header className="block-source">
+        <span className="block-rank">#{rank}</span> <span className="block-doc">{block.docTitle}</span>
+        {path && <span className="block-path"> · {path}</span>}
+        {pages && <span className="block-pages"> · {pages}</span>}
+      </header>
+      {block.header && (
+        <blockquote className="block-header">
+          <span className="label">header</span>
+          {block.header}
+        </blockquote>
+      )}
+      <div className="block-text">
+        {pieces.map((p, i) => (p.hit ? <mark key={i}>{p.text}</mark> : <span key={i}>{p.text}</span>))}
+      </div>
+      <footer className="block-meta">
+        <span className="block-score" title="the block's score in this column">
+          score {formatScore(block.score)}
+        </span>
+        {provenance.map((p, i) => (
+          <span key={i}> · {p}</span>
+        ))}
+      </footer>
+    </article>
+  );
+});

@@ -1,0 +1,42 @@
+import type { ColumnResult } from '../../worker/protocol';
+import { BlockCard } from './BlockCard';
+import { plural } from './format';
+
+interface Props {
+  column: ColumnResult;
+  /** The id of the selected block when it belongs to this column. */
+  selectedId: string | null;
+}
+
+/** One strategy's context, best block first. */
+export function Column({ column, selectedId }: Props) {
+  const { result } = column;
+  const spec = column.column;
+  return (
+    <section role="region" aria-label={spec.label} className="column">
+      <h3 className="column-title">{spec.label}</h3>
+      <p className="column-meta">
+        {plural(result.blocks.length, 'block')} · {plural(result.totalTokens, 'context token')}
+        {result.candidates !== result.blocks.length && <> · {plural(result.candidates, 'candidate')} retrieved</>}
+      </p>
+      {result.notes.length > 0 && (
+        <ul className="column-notes" aria-label="Notes">
+          {result.notes.map((n, i) => (
+            <li key={i} className="note-badge">
+              <span className="label">note</span> {n}
+            </li>
+          ))}
+        </ul>
+      )}
+      {result.blocks.length === 0 ? (
+        <p className="empty">No results in this column.</p>
+      ) : (
+        <div className="column-blocks">
+          {result.blocks.map((b, i) => (
+            <BlockCard key={b.id} block={b} column={spec} rank={i + 1} selected={selectedId === b.id} />
+          ))}
+        </div>
+      )}
+    </section>
+  );
+}
