@@ -43,7 +43,7 @@ test('a new user indexes three documents, compares every strategy, tunes, and fi
   // The test models, like any self-hosted model, come from ./models/ (no hub on this machine).
   await page.goto('/?em=rag-lab/test-embedder~fp32~wasm~local&rm=rag-lab/test-reranker~fp32~wasm~local');
   const models = page.getByRole('region', { name: 'Models' });
-  await expect(models.getByText(/TEST MODEL/).first()).toBeVisible({ timeout: 60_000 });
+  await expect(models.getByText(/TEST MODEL — random vectors/)).toHaveCount(2, { timeout: 60_000 });
   await shot(page, info, 'open');
 
   await page.locator('input[type=file]').setInputFiles([

@@ -33,6 +33,8 @@ import type {
 } from './protocol';
 
 const KINDS: UnitKind[] = ['sentence', 'leaf', 'chunk'];
+const HUB_HOST = 'https://huggingface.co/';
+const HUB_PATH = '{model}/resolve/{revision}/';
 
 type Emit = (p: Progress) => void;
 
@@ -253,11 +255,21 @@ export class Lab {
   // ---- models ---------------------------------------------------------------------
 
   private async configureSource(choice: ModelChoice): Promise<void> {
-    env.allowLocalModels = choice.source === 'local';
-    env.allowRemoteModels = choice.source === 'hub';
-    // A root-relative path, not a URL: transformers.js 4.3 looks up local files' metadata
-    // only for paths, and would miss every tokenizer under an http:// localModelPath.
-    env.localModelPath = new URL(this.options.modelsUrl).pathname;
+    // Self-hosted models go through transformers.js's remote path with this site as the
+    // host: it then reads file sizes with HEAD/range requests and keeps files in the browser
+    // cache. (Its "local" path fetches each file whole twice and leaves the first body
+    // unread, which broke later downloads with "network error"; for http:// local paths it
+    // also misses tokenizers.)
+    env.allowLocalModels = false;
+    env.allowRemoteModels = true;
+    if (choice.source === 'local') {
+      const models = new URL(this.options.modelsUrl);
+      env.remoteHost = `${models.origin}/`;
+      env.remotePathTemplate = `${models.pathname.replace(/^\//, '')}{model}/`;
+    } else {
+      env.remoteHost = HUB_HOST;
+      env.remotePathTemplate = HUB_PATH;
+    }
     if (choice.source === 'local') {
       // A static server answers a missing file with its index.html: check for real JSON first.
       const url = `${this.options.modelsUrl}${choice.model}/config.json`;
