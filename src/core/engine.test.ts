@@ -524,3 +524,25 @@ describe('RetrievalEngine variants and removal', () => {
     expect(all.corpus.docs).toHaveLength(3); // the original engine is untouched
   });
 });
+
+describe('RetrievalEngine.enclosingNode', () => {
+  it('finds the smallest chunk-tree node strictly around a range, climbing from its leaf', () => {
+    const e = new RetrievalEngine({ structure: { chunkLevels: [512, 128, 32] } });
+    e.addDocuments(set.docs);
+    const { nodes, leaves } = e.hierarchy;
+    const leaf = nodes[leaves[5]!]!;
+    const around = e.enclosingNode(leaf.start, leaf.end)!;
+    expect(around.start).toBeLessThanOrEqual(leaf.start);
+    expect(around.end).toBeGreaterThanOrEqual(leaf.end);
+    expect(around.end - around.start).toBeGreaterThan(leaf.end - leaf.start);
+    // It is the leaf's nearest ancestor that is larger than the leaf.
+    let p = nodes[leaf.parent!]!;
+    while (p.end - p.start === leaf.end - leaf.start) p = nodes[p.parent!]!;
+    expect(around.id).toBe(p.id);
+    // A single sentence inside that leaf gets the leaf itself when the leaf is larger.
+    if (leaf.end - leaf.start > 1) expect(e.enclosingNode(leaf.start, leaf.start + 1)!.id).toBe(leaf.id);
+    // The whole top-level node has nothing around it.
+    const top = nodes.find((n) => n.parent === null)!;
+    expect(e.enclosingNode(top.start, top.end)).toBeNull();
+  });
+});

@@ -23,7 +23,7 @@ import { appendDocument, boundaryGroups, emptyCorpus, type Corpus } from './stru
 import { chunkHeader, embeddedText, headerKey, type HeaderParams } from './structure/headers';
 import { extendHierarchy, validateLevels } from './structure/hierarchy';
 import { naiveChunksOfDocument, validateNaive } from './structure/naive-chunks';
-import type { ChunkHierarchy, ContextBlock, Document, NaiveChunk, Provenance } from './types';
+import type { ChunkHierarchy, ChunkNode, ContextBlock, Document, NaiveChunk, Provenance } from './types';
 
 /** Units embedded per slice: progress and search coverage advance slice by slice. */
 const EMBED_SLICE = 256;
@@ -202,6 +202,26 @@ export class RetrievalEngine {
   /** Tokens a block over sentences [start, end) costs in the context, header included. */
   blockCost = (start: number, end: number): number =>
     this.tokenPrefix[end]! - this.tokenPrefix[start]! + (this.structure.headers.enabled ? this.headerCost(this.header(start, end)) : 0);
+
+  /**
+   * The smallest chunk-tree node that strictly contains sentences [start, end): the
+   * "parent chunk" the document view draws around a block. Null at the top of the tree.
+   */
+  enclosingNode(start: number, end: number): ChunkNode | null {
+    const { leaves, nodes } = this.hierarchy;
+    let lo = 0;
+    let hi = leaves.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (nodes[leaves[mid]!]!.start <= start) lo = mid;
+      else hi = mid - 1;
+    }
+    let node: ChunkNode | undefined = nodes[leaves[lo] ?? -1];
+    while (node && !(node.start <= start && node.end >= end && node.end - node.start > end - start)) {
+      node = node.parent === null ? undefined : nodes[node.parent];
+    }
+    return node ?? null;
+  }
 
   /** The text a unit is indexed and embedded as (its header first, when headers are on). */
   unitText(kind: UnitKind, id: number): string {

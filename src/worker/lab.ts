@@ -444,8 +444,10 @@ export class Lab {
       .map((i) => c.sentences[i]!)
       .map((s) => [Math.max(0, s.start - b.start), Math.min(b.end - b.start, s.end - b.start)] as [number, number])
       .filter(([a, z]) => z > a);
+    const parent = this.engine.enclosingNode(b.sentences.start, b.sentences.end);
     return {
       ...b,
+      ...(parent ? { parent: { start: c.sentences[parent.start]!.start, end: c.sentences[parent.end - 1]!.end, level: parent.level, tokens: parent.tokens } } : {}),
       docId: doc.id,
       docTitle: doc.title,
       sectionPath: sectionPath(doc, commonSection(doc, first.section, last.section)),

@@ -52,6 +52,8 @@ export interface BlockView extends ContextBlock {
   pageEnd?: number;
   /** Character spans of the retrieved sentences, relative to block.text. */
   hitSpans: [number, number][];
+  /** The chunk-tree node around the block (character span in the document), when there is one. */
+  parent?: { start: number; end: number; level: number; tokens: number };
 }
 
 export interface ColumnResult {

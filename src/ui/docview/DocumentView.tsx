@@ -52,6 +52,8 @@ export function DocumentView() {
   if (!selected || !block) return null;
   const pages = pagesLabel(block.pageStart, block.pageEnd);
   const section = loaded ? enclosingSection(loaded, block.start, block.end) : null;
+  // The outer range is the block's parent chunk in the chunk tree, else its section.
+  const outer: Span | null = block.parent ?? section;
   return (
     <aside
       ref={asideRef}
@@ -77,8 +79,10 @@ export function DocumentView() {
             <span className="swatch swatch-block" aria-hidden="true" /> what the strategy hands over ({BLOCK_WORDS[selected.column.strategy]})
           </li>
           <li>
-            <span className="swatch swatch-section" aria-hidden="true" /> its section
-            {loaded && (section ? ` (${section.title || 'untitled'})` : ' (none: the whole document)')}
+            <span className="swatch swatch-section" aria-hidden="true" />{' '}
+            {block.parent
+              ? `its parent chunk (level ${block.parent.level}, ${block.parent.tokens} tokens)`
+              : `its section${loaded ? (section ? ` (${section.title || 'untitled'})` : ' (none: the whole document)') : ''}`}
           </li>
         </ul>
       </div>
@@ -89,7 +93,7 @@ export function DocumentView() {
         </blockquote>
       )}
       <div className="docview-text" ref={textRef}>
-        {loaded ? <DocumentText doc={loaded} block={block} section={section} /> : <p className="empty">Loading the document…</p>}
+        {loaded ? <DocumentText doc={loaded} block={block} section={outer} /> : <p className="empty">Loading the document…</p>}
       </div>
     </aside>
   );
