@@ -81,6 +81,13 @@ test('a new user indexes three documents, compares every strategy, tunes, and fi
   await expect.poll(async () => (await firstWindow.innerText()).length, { timeout: 15_000 }).toBeGreaterThan(before);
   await shot(page, info, 'wider-window');
 
+  // The k-d tree index gives the same vector hits: vectors move over, nothing is re-embedded.
+  const firstHit = await column(page, 'Sentence hits').locator('article.block').first().innerText();
+  await page.getByLabel('Vector index').selectOption('voy');
+  await expect(page).toHaveURL(/ix=voy/);
+  await expect.poll(async () => column(page, 'Sentence hits').locator('article.block').first().innerText(), { timeout: 30_000 }).toBe(firstHit);
+  await page.getByLabel('Vector index').selectOption('flat');
+
   // Contextual headers change the embedded text: the worker re-embeds, then blocks carry headers.
   await page.getByLabel('Contextual chunk headers').check();
   await expect(column(page, 'Sentence hits').getByText(/Document context: the following excerpt is from a document titled/).first()).toBeVisible({ timeout: 120_000 });

@@ -3,7 +3,7 @@
  * progress and cancel, searches on every parameter change, the document view.
  */
 import type { RetrievalParams, StructureParams } from '../core/retrieve/params';
-import type { BlockView, ColumnSpec, ModelChoice, Progress } from '../worker/protocol';
+import type { BlockView, ColumnSpec, IndexBackend, ModelChoice, Progress } from '../worker/protocol';
 import { isolationStatus } from '../browser/isolation';
 import { columnsFor, useCorpus, useModels, useResults, useView } from './stores';
 import { decodeView, encodeView, type ViewState } from './url-state';
@@ -47,6 +47,7 @@ export async function startLab(options: { fresh?: boolean } = {}): Promise<void>
 }
 
 async function loadModels(view: ViewState): Promise<void> {
+  if (view.indexBackend !== 'flat') await worker().request('setIndexBackend', { backend: view.indexBackend }).promise;
   await Promise.all([loadModel('embedder', view.embedder), loadModel('reranker', view.reranker)]);
   void search();
 }
@@ -99,6 +100,13 @@ export async function setStructure(change: (s: StructureParams) => void): Promis
   } catch (e) {
     useResults.setState({ error: (e as Error).message });
   }
+  void search();
+}
+
+/** Switches the vector index; vectors move over, nothing is re-embedded. */
+export async function setIndexBackend(backend: IndexBackend): Promise<void> {
+  update((v) => (v.indexBackend = backend));
+  await worker().request('setIndexBackend', { backend }).promise;
   void search();
 }
 

@@ -24,6 +24,7 @@ describe('view state in the URL', () => {
     v.structure.headers = { enabled: true, title: false, section: true, fields: ['page', 'fileName'] };
     v.embedder = { model: 'rag-lab/test-embedder', dtype: 'fp32', device: 'wasm', source: 'local' };
     v.reranker = { model: 'Xenova/ms-marco-MiniLM-L-6-v2', dtype: 'q8', device: 'webgpu', source: 'hub' };
+    v.indexBackend = 'voy';
     const url = encodeView(v);
     expect(decodeView(url)).toEqual({ view: v, notices: [] });
     expect(url).toContain('q=What+is+AI+risk%3F');

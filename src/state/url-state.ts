@@ -5,7 +5,7 @@
  */
 import { DEFAULT_RETRIEVAL, DEFAULT_STRUCTURE, type RetrievalParams, type RetrieverName, type StructureParams } from '../core/retrieve/params';
 import type { HeaderField } from '../core/structure/headers';
-import type { Device, Dtype, ModelChoice } from '../worker/protocol';
+import type { Device, Dtype, IndexBackend, ModelChoice } from '../worker/protocol';
 
 export interface ViewState {
   query: string;
@@ -13,6 +13,8 @@ export interface ViewState {
   structure: StructureParams;
   embedder: ModelChoice | null;
   reranker: ModelChoice | null;
+  /** Vector index: the exact scan (default) or voy-search's k-d tree. */
+  indexBackend: IndexBackend;
 }
 
 export const DEFAULT_EMBEDDER: ModelChoice = { model: 'Xenova/all-MiniLM-L6-v2', dtype: 'q8', device: 'wasm', source: 'hub' };
@@ -26,6 +28,7 @@ export function defaultView(): ViewState {
     structure: structuredClone(DEFAULT_STRUCTURE),
     embedder: { ...DEFAULT_EMBEDDER },
     reranker: null,
+    indexBackend: 'flat',
   };
 }
 
@@ -75,6 +78,7 @@ export function encodeView(v: ViewState): string {
   set('hf', s.headers.fields, ds.headers.fields);
   set('em', modelToParam(v.embedder), modelToParam(d.embedder));
   set('rm', modelToParam(v.reranker), modelToParam(d.reranker));
+  set('ix', v.indexBackend, d.indexBackend);
   return q.toString();
 }
 
@@ -84,7 +88,7 @@ export interface Decoded {
   notices: string[];
 }
 
-const KNOWN = new Set(['q', 'r', 'k', 'b', 'wb', 'wa', 'ws', 'mt', 'c', 'w', 'rn', 'fd', 'fs', 'fl', 'df', 'dt', 'lv', 'sl', 'nc', 'no', 'h', 'ht', 'hs', 'hf', 'em', 'rm']);
+const KNOWN = new Set(['q', 'r', 'k', 'b', 'wb', 'wa', 'ws', 'mt', 'c', 'w', 'rn', 'fd', 'fs', 'fl', 'df', 'dt', 'lv', 'sl', 'nc', 'no', 'h', 'ht', 'hs', 'hf', 'em', 'rm', 'ix']);
 
 export function decodeView(search: string, base: ViewState = defaultView()): Decoded {
   const q = new URLSearchParams(search.startsWith('?') ? search.slice(1) : search);
@@ -188,6 +192,11 @@ export function decodeView(search: string, base: ViewState = defaultView()): Dec
     const ok = hf.filter((f): f is HeaderField => HEADER_FIELDS.includes(f as HeaderField));
     if (ok.length < hf.length) notices.push(`ignored unknown header fields in hf=${q.get('hf')}`);
     s.headers.fields = ok;
+  }
+  const ix = q.get('ix');
+  if (ix !== null) {
+    if (ix === 'flat' || ix === 'voy') v.indexBackend = ix;
+    else notices.push(`ignored ix=${ix}: use flat or voy`);
   }
   model('em', (m) => (v.embedder = m));
   model('rm', (m) => (v.reranker = m));

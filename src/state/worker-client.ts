@@ -1,6 +1,7 @@
 import ortMjs from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.mjs?url';
 import ortWasm from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url';
 import pdfWorkerUrl from 'pdfjs-dist/legacy/build/pdf.worker.min.mjs?url';
+import voyWasm from 'voy-search/voy_search_bg.wasm?url';
 import { PROTOCOL_TAG, type InitOptions, type Progress, type Request, type Response, type Results, type WorkerStatus } from '../worker/protocol';
 
 type Body<T extends Request['type']> = Omit<Extract<Request, { type: T }>, 'id' | 'type'>;
@@ -74,6 +75,6 @@ export class WorkerClient {
   /** Where the worker finds models and ONNX Runtime, relative to this page (any sub-path). */
   static initOptions(threads: number, fresh = false): InitOptions {
     const abs = (u: string) => new URL(u, document.baseURI).href;
-    return { modelsUrl: abs('./models/'), ortWasm: { mjs: abs(ortMjs), wasm: abs(ortWasm) }, threads, pdfWorkerUrl: abs(pdfWorkerUrl), fresh };
+    return { modelsUrl: abs('./models/'), ortWasm: { mjs: abs(ortMjs), wasm: abs(ortWasm) }, threads, pdfWorkerUrl: abs(pdfWorkerUrl), voyWasm: abs(voyWasm), fresh };
   }
 }

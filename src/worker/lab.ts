@@ -10,6 +10,7 @@ import { setPdfJsLoader, type PdfJs } from '../core/documents/pdf';
 import { EmbeddingCancelled, type Embedder } from '../core/embed/embedder';
 import { CrossEncoderReranker, type Reranker } from '../core/embed/reranker';
 import { TransformersEmbedder } from '../core/embed/transformers-embedder';
+import { setVoyWasmSource, VoyIndex } from '../core/index/voy-index';
 import { RetrievalEngine } from '../core/engine';
 import { retrievalParams, structureParams, type StructureParams, type UnitKind } from '../core/retrieve/params';
 import { commonSection, sectionPath } from '../core/structure/corpus';
@@ -23,6 +24,7 @@ import type {
   ColumnSpec,
   DocSummary,
   InitOptions,
+  IndexBackend,
   InputFileMessage,
   ModelChoice,
   ModelStatus,
@@ -52,6 +54,7 @@ export class Lab {
   private embedderStatus: ModelStatus = { state: 'none' };
   private rerankerStatus: ModelStatus = { state: 'none' };
   private engine: RetrievalEngine = new RetrievalEngine();
+  private indexBackend: IndexBackend = 'flat';
   private job: { controller: AbortController; engine: RetrievalEngine } | null = null;
   private jobInfo: { unit?: UnitKind; etaS?: number; truncated: number; error?: string; progress?: { done: number; total: number } } = { truncated: 0 };
   private readonly persistence = new Persistence();
@@ -88,6 +91,8 @@ export class Lab {
         return this.remove(req.docId);
       case 'clear':
         return this.clear();
+      case 'setIndexBackend':
+        return this.setIndexBackend(req.backend);
       case 'saveParams':
         await this.persistence.saveParams(req.params);
         return null;
@@ -104,6 +109,7 @@ export class Lab {
       onnx.wasm.wasmPaths = { ...options.ortWasm };
       onnx.wasm.numThreads = options.threads;
     }
+    setVoyWasmSource(async () => (await fetch(options.voyWasm)).arrayBuffer());
     setPdfJsLoader(async () => {
       const pdfjs = (await import('pdfjs-dist/legacy/build/pdf.mjs')) as unknown as PdfJs;
       pdfjs.GlobalWorkerOptions.workerSrc = options.pdfWorkerUrl;
@@ -128,8 +134,28 @@ export class Lab {
     return { status: this.status(), params };
   }
 
-  private newEngine(): RetrievalEngine {
-    return new RetrievalEngine({ embedder: this.embedder, reranker: this.reranker, structure: this.structure });
+  private newEngine(structure: StructureParams = this.structure): RetrievalEngine {
+    const vectorIndex = this.indexBackend === 'voy' ? (dim: number) => VoyIndex.create(dim) : undefined;
+    return new RetrievalEngine({ embedder: this.embedder, reranker: this.reranker, structure, ...(vectorIndex ? { vectorIndex } : {}) });
+  }
+
+  /**
+   * Exact scan (default) or voy-search's k-d tree. Vectors move over as they are: switching
+   * rebuilds the index, it never re-embeds.
+   */
+  private async setIndexBackend(backend: IndexBackend): Promise<WorkerStatus> {
+    if (backend !== this.indexBackend) {
+      this.stopEmbedding();
+      const snapshot = this.engine.vectorSnapshot();
+      this.indexBackend = backend;
+      const engine = this.newEngine();
+      engine.addDocuments(this.docs);
+      await engine.restoreVectors(snapshot);
+      this.engine = engine;
+      this.kickEmbedding();
+    }
+    this.postStatus(this.status());
+    return this.status();
   }
 
   // ---- documents ------------------------------------------------------------------
@@ -237,7 +263,7 @@ export class Lab {
     const s = structureParams(next);
     if (treeKey(s) !== treeKey(this.structure)) {
       // Built first: invalid sizes throw here and leave the current corpus as it was.
-      const engine = new RetrievalEngine({ embedder: this.embedder, reranker: this.reranker, structure: s });
+      const engine = this.newEngine(s);
       engine.addDocuments(this.docs);
       this.stopEmbedding();
       this.structure = s;
@@ -477,6 +503,7 @@ export class Lab {
       },
       structure: this.structure,
       persistence: { on: this.persistence.on, ...(this.persistence.reason ? { reason: this.persistence.reason } : {}) },
+      indexBackend: this.indexBackend,
       restored: this.restored,
     };
   }

@@ -8,6 +8,7 @@ import type { RetrievalParams, RetrieverName, StrategyName, StructureParams, Uni
 import type { ContextBlock, Document } from '../core/types';
 
 export type Dtype = 'fp32' | 'fp16' | 'q8' | 'q4';
+export type IndexBackend = 'flat' | 'voy';
 export type Device = 'wasm' | 'webgpu';
 
 export interface ModelChoice {
@@ -91,6 +92,7 @@ export interface WorkerStatus {
   structure: StructureParams;
   persistence: { on: boolean; reason?: string };
   restored: boolean;
+  indexBackend: IndexBackend;
 }
 
 export interface InitOptions {
@@ -102,6 +104,8 @@ export interface InitOptions {
   threads: number;
   /** pdf.js's worker script URL (pdf.js runs its own worker from ours). */
   pdfWorkerUrl: string;
+  /** voy-search's wasm, for the optional k-d tree index. */
+  voyWasm: string;
   /** Skip restoring the persisted corpus (tests, "clear"). */
   fresh?: boolean;
 }
@@ -124,6 +128,7 @@ export type Request =
   | { id: number; type: 'removeDocument'; docId: string }
   | { id: number; type: 'clear' }
   | { id: number; type: 'saveParams'; params: unknown }
+  | { id: number; type: 'setIndexBackend'; backend: IndexBackend }
   | { id: number; type: 'cancel'; target: number };
 
 export type RequestType = Request['type'];
@@ -179,6 +184,7 @@ export interface Results {
   removeDocument: WorkerStatus;
   clear: WorkerStatus;
   saveParams: null;
+  setIndexBackend: WorkerStatus;
   cancel: boolean;
 }
 

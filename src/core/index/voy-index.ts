@@ -9,6 +9,7 @@ const ADD_BATCH = 5000;
 
 let wasmSource: (() => Promise<BufferSource>) | null = null;
 let ready: Promise<void> | null = null;
+let wasmMemory: WebAssembly.Memory | null = null;
 
 /**
  * Where voy's .wasm comes from: the browser passes a fetch of Vite's asset URL, Node a
@@ -25,6 +26,7 @@ async function initVoy(): Promise<void> {
   const bytes = await wasmSource();
   const { instance } = await WebAssembly.instantiate(bytes, { './voy_search_bg.js': voy as unknown as WebAssembly.ModuleImports });
   voy.__wbg_set_wasm(instance.exports);
+  wasmMemory = (instance.exports.memory as WebAssembly.Memory | undefined) ?? null;
 }
 
 /**
@@ -107,9 +109,9 @@ export class VoyIndex implements VectorIndex {
     return this.exact.vector(id);
   }
 
+  /** Our exact copy plus voy's whole wasm memory (shared by every VoyIndex; it never shrinks). */
   memoryBytes(): number {
-    // Our exact copy plus voy's tree (it keeps each vector as f32 and a node per item).
-    return this.exact.memoryBytes() + this.groups.length * (this.dim * 4 + 64);
+    return this.exact.memoryBytes() + (wasmMemory?.buffer.byteLength ?? 0);
   }
 }
 
