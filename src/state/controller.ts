@@ -163,8 +163,15 @@ export async function loadSampleCorpus(): Promise<void> {
   await addFiles(files);
 }
 
+/** Stops adding files (those done are kept) and pauses embedding (BM25 keeps working). */
 export function cancelIndexing(): void {
   indexing?.cancel();
+  void setEmbedding(false);
+}
+
+/** Pauses or resumes the background embedding; what is embedded stays searchable. */
+export async function setEmbedding(running: boolean): Promise<void> {
+  await worker().request('setEmbedding', { running }).promise;
 }
 
 export async function removeDocument(docId: string): Promise<void> {

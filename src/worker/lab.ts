@@ -35,6 +35,7 @@ import type {
 } from './protocol';
 
 const KINDS: UnitKind[] = ['sentence', 'leaf', 'chunk'];
+const MAX_VARIANTS = 2;
 const HUB_HOST = 'https://huggingface.co/';
 const HUB_PATH = '{model}/resolve/{revision}/';
 
@@ -55,6 +56,9 @@ export class Lab {
   private rerankerStatus: ModelStatus = { state: 'none' };
   private engine: RetrievalEngine = new RetrievalEngine();
   private indexBackend: IndexBackend = 'flat';
+  /** Engines of other chunk-tree variants (same documents, model and index), newest last. */
+  private readonly variants = new Map<string, RetrievalEngine>();
+  private paused = false;
   private job: { controller: AbortController; engine: RetrievalEngine } | null = null;
   private jobInfo: { unit?: UnitKind; etaS?: number; truncated: number; error?: string; progress?: { done: number; total: number } } = { truncated: 0 };
   private readonly persistence = new Persistence();
@@ -91,6 +95,12 @@ export class Lab {
         return this.remove(req.docId);
       case 'clear':
         return this.clear();
+      case 'setEmbedding':
+        this.paused = !req.running;
+        if (this.paused) this.stopEmbedding();
+        else this.kickEmbedding();
+        this.postStatus(this.status());
+        return this.status();
       case 'setIndexBackend':
         return this.setIndexBackend(req.backend);
       case 'saveParams':
@@ -147,6 +157,7 @@ export class Lab {
     if (backend !== this.indexBackend) {
       this.stopEmbedding();
       const snapshot = this.engine.vectorSnapshot();
+      this.variants.clear();
       this.indexBackend = backend;
       const engine = this.newEngine();
       engine.addDocuments(this.docs);
@@ -234,6 +245,7 @@ export class Lab {
 
   private async remove(docId: string): Promise<WorkerStatus> {
     this.stopEmbedding();
+    this.variants.clear();
     this.engine = await this.engine.withoutDocuments([docId]);
     this.docs = this.docs.filter((d) => d.id !== docId);
     await this.afterCorpusChange();
@@ -243,6 +255,7 @@ export class Lab {
 
   private async clear(): Promise<WorkerStatus> {
     this.stopEmbedding();
+    this.variants.clear();
     this.docs = [];
     this.savedVectors = [];
     this.engine = this.newEngine();
@@ -262,9 +275,15 @@ export class Lab {
   private async setStructure(next: StructureParams): Promise<WorkerStatus> {
     const s = structureParams(next);
     if (treeKey(s) !== treeKey(this.structure)) {
+      // Earlier chunk-size variants are kept with their vectors: switching back is free.
+      this.variants.set(treeKey(this.structure), this.engine);
+      const cached = this.variants.get(treeKey(s));
       // Built first: invalid sizes throw here and leave the current corpus as it was.
-      const engine = this.newEngine(s);
-      engine.addDocuments(this.docs);
+      const engine = cached ?? this.newEngine(s);
+      engine.addDocuments(this.docs); // documents added since it was cached
+      engine.setHeaders(s.headers);
+      this.variants.delete(treeKey(s));
+      while (this.variants.size > MAX_VARIANTS) this.variants.delete(this.variants.keys().next().value!);
       this.stopEmbedding();
       this.structure = s;
       this.engine = engine;
@@ -351,6 +370,7 @@ export class Lab {
         this.embedderStatus = { state: 'failed', model: choice.model, error: this.describeLoadError(e, choice) };
       }
     }
+    this.variants.clear();
     this.engine = this.newEngine();
     this.engine.addDocuments(this.docs);
     if (this.embedder && this.savedVectors.length) await this.engine.restoreVectors(this.savedVectors);
@@ -398,7 +418,7 @@ export class Lab {
    * meanwhile are picked up; a replaced engine gets a job of its own.
    */
   private kickEmbedding(): void {
-    if (this.job?.engine === this.engine) return;
+    if (this.paused || this.job?.engine === this.engine) return;
     this.stopEmbedding();
     const engine = this.engine;
     if (!engine.embedder) return;
@@ -495,6 +515,7 @@ export class Lab {
       embedding: {
         coverage: { sentence: e.vectorCoverage('sentence'), leaf: e.vectorCoverage('leaf'), chunk: e.vectorCoverage('chunk') },
         running: this.job !== null,
+        paused: this.paused,
         truncated: this.jobInfo.truncated,
         ...(this.jobInfo.unit ? { unit: this.jobInfo.unit } : {}),
         ...(this.jobInfo.etaS !== undefined ? { etaS: this.jobInfo.etaS } : {}),

@@ -74,6 +74,8 @@ export interface ModelStatus {
 export interface EmbeddingStatus {
   coverage: Record<UnitKind, { done: number; total: number }>;
   running: boolean;
+  /** The user paused embedding: BM25 and the vectors made so far are used. */
+  paused: boolean;
   /** The unit kind being embedded now, and seconds left at the current rate. */
   unit?: UnitKind;
   etaS?: number;
@@ -129,6 +131,7 @@ export type Request =
   | { id: number; type: 'clear' }
   | { id: number; type: 'saveParams'; params: unknown }
   | { id: number; type: 'setIndexBackend'; backend: IndexBackend }
+  | { id: number; type: 'setEmbedding'; running: boolean }
   | { id: number; type: 'cancel'; target: number };
 
 export type RequestType = Request['type'];
@@ -185,6 +188,7 @@ export interface Results {
   clear: WorkerStatus;
   saveParams: null;
   setIndexBackend: WorkerStatus;
+  setEmbedding: WorkerStatus;
   cancel: boolean;
 }
 

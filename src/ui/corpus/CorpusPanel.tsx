@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { addFiles, addText, cancelIndexing, clearCorpus, dismissProblems, loadSampleCorpus } from '../../state/controller';
+import { addFiles, addText, cancelIndexing, clearCorpus, dismissProblems, loadSampleCorpus, setEmbedding } from '../../state/controller';
 import { useCorpus } from '../../state/stores';
 import { DocumentList } from './DocumentList';
 
@@ -12,6 +12,7 @@ export function CorpusPanel() {
   const indexing = useCorpus((s) => s.indexing);
   const problems = useCorpus((s) => s.problems);
   const hasDocs = useCorpus((s) => (s.status?.docs.length ?? 0) > 0);
+  const embedding = useCorpus((s) => s.status?.embedding);
   return (
     <section className="panel corpus" aria-label="Documents">
       <h2>Documents</h2>
@@ -47,10 +48,18 @@ export function CorpusPanel() {
           Add pasted text
         </button>
       </details>
-      {indexing && (
+      {(indexing || embedding?.running) && (
         <button type="button" className="cancel" onClick={cancelIndexing}>
-          Cancel indexing
+          {indexing ? 'Cancel indexing' : 'Pause embedding'}
         </button>
+      )}
+      {embedding?.paused && (
+        <p className="small">
+          Embedding is paused: BM25 and the vectors made so far are used.{' '}
+          <button type="button" className="link" onClick={() => void setEmbedding(true)}>
+            Resume embedding
+          </button>
+        </p>
       )}
       {problems.length > 0 && (
         <div className="problems" role="alert">
