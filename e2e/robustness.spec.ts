@@ -55,3 +55,18 @@ test('nonsense in the URL is clamped or ignored with a notice', async ({ page })
   await expect(notices).toContainText('ignored wb=NaN: not a number');
   await expect(notices).toContainText('ignored unknown parameter zz');
 });
+
+test('when the chosen model cannot be downloaded (offline), BM25 results are shown with the reason', async ({ page }) => {
+  // The default model comes from the Hugging Face hub, which this machine cannot reach.
+  await page.goto('/');
+  const models = page.getByRole('region', { name: 'Models' });
+  await expect(models.getByRole('status').first()).toContainText('BM25 results are shown meanwhile: could not download Xenova/all-MiniLM-L6-v2', { timeout: 60_000 });
+  await page.locator('details.paste summary').click();
+  await page.getByLabel('Paste text').fill('Green tea is made from unoxidised leaves. Black tea is fully oxidised.');
+  await page.getByRole('button', { name: 'Add pasted text' }).click();
+  await page.getByLabel('Question').fill('black tea oxidised');
+  await page.getByRole('button', { name: 'Ask' }).click();
+  const hits = page.getByRole('region', { name: /^Sentence hits/ });
+  await expect(hits.locator('mark').first()).toHaveText(/Black tea is fully oxidised/);
+  await expect(hits).toContainText('BM25 results only');
+});
