@@ -41,6 +41,12 @@ const HUB_PATH = '{model}/resolve/{revision}/';
 
 type Emit = (p: Progress) => void;
 
+/** Forwards transformers.js download events as model progress messages. */
+function modelProgress(role: 'embedder' | 'reranker', emit: Emit) {
+  return (p: { status: string; file?: string; loaded?: number; total?: number }) =>
+    emit({ kind: 'model', role, status: p.status, ...(p.file ? { file: p.file } : {}), ...(p.loaded !== undefined ? { loaded: p.loaded } : {}), ...(p.total !== undefined ? { total: p.total } : {}) });
+}
+
 /** Structure fields that need a new chunk tree (headers only need new vectors). */
 function treeKey(s: StructureParams): string {
   return JSON.stringify([s.chunkLevels, s.sectionLevel, s.naive]);
@@ -362,7 +368,7 @@ export class Lab {
           model: choice.model,
           dtype: choice.dtype,
           device,
-          onLoadProgress: (p) => emit({ kind: 'model', role: 'embedder', status: p.status, ...(p.file ? { file: p.file } : {}), ...(p.loaded !== undefined ? { loaded: p.loaded } : {}), ...(p.total !== undefined ? { total: p.total } : {}) }),
+          onLoadProgress: modelProgress('embedder', emit),
         });
         this.embedderStatus = { state: 'ready', model: choice.model, dim: this.embedder.dim, isTestModel: this.embedder.isTestModel };
       } catch (e) {
@@ -392,7 +398,7 @@ export class Lab {
           model: choice.model,
           dtype: choice.dtype === 'q8' ? 'q8' : 'fp32',
           device: await this.device(choice),
-          onLoadProgress: (p) => emit({ kind: 'model', role: 'reranker', status: p.status, ...(p.file ? { file: p.file } : {}), ...(p.loaded !== undefined ? { loaded: p.loaded } : {}), ...(p.total !== undefined ? { total: p.total } : {}) }),
+          onLoadProgress: modelProgress('reranker', emit),
         });
         this.rerankerStatus = { state: 'ready', model: choice.model, isTestModel: choice.model.startsWith('rag-lab/') };
       } catch (e) {
