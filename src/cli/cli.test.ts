@@ -106,6 +106,25 @@ describe.concurrent('rag-lab eval', () => {
     expect(r.stderr).toMatch(/embedding/);
   });
 
+  it('--sweep --json prints one entry per parameter point', async () => {
+    const r = await cli('eval', '--sweep', '--data', SQUAD, '--limit-docs', '1', '--limit-questions', '5', '--strategies', 'window,naive', '--retriever', 'bm25', '--budget', '128,256', '--json');
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as { questions: number; results: { strategy: string; params: Record<string, unknown>; budgetTokens: number }[] };
+    expect(out.questions).toBe(5);
+    // (36 windows 0–5 × 0–5 + 1 naive) × 2 budgets
+    expect(out.results).toHaveLength(74);
+    const windows = out.results.filter((x) => x.strategy === 'window' && x.budgetTokens === 128).map((x) => `${x.params.before}/${x.params.after}`);
+    expect(new Set(windows).size).toBe(36);
+    expect(windows).toContain('5/0');
+    expect(out.results.every((x) => x.budgetTokens === 128 || x.budgetTokens === 256)).toBe(true);
+  });
+
+  it('--sweep prints the best setting per budget and its margin over naive chunks', async () => {
+    const r = await cli('eval', '--sweep', '--data', SQUAD, '--limit-docs', '1', '--limit-questions', '5', '--strategies', 'window,naive', '--retriever', 'bm25', '--budget', '256');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/== budget 256 tokens: best (window|naive) \(bm25; .*\) answerInContext \d\.\d{3}, [+-]\d\.\d{3} over the best naive chunks/);
+  });
+
   it('--embedder none runs BM25 only', async () => {
     const r = await cli('eval', '--data', SQUAD, '--limit-docs', '1', '--limit-questions', '5', '--embedder', 'none', '--json', '--strategies', 'naive,window');
     expect(r.code, r.stderr).toBe(0);

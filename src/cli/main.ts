@@ -9,12 +9,14 @@ import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { LoaderError } from '../core/documents/builder';
 import { loadDocument } from '../core/documents/load';
-import { TEST_EMBEDDER_ID } from '../core/embed/models';
+import { TEST_EMBEDDER_ID, TEST_RERANKER_ID } from '../core/embed/models';
 import { TransformersEmbedder } from '../core/embed/transformers-embedder';
 import { RetrievalEngine } from '../core/engine';
 import { readBeir } from '../core/eval/beir';
 import { DatasetError, type EvalSet } from '../core/eval/dataset';
 import { evaluate, unitKinds, type EvalRow } from '../core/eval/run-eval';
+import { defaultSweep, recommend, sweep, sweepSize, type SweepPoint } from '../core/eval/sweep';
+import { CrossEncoderReranker, type Reranker } from '../core/embed/reranker';
 import {
   STRATEGIES,
   STRATEGY_LABELS,
@@ -60,6 +62,10 @@ const OPTIONS = {
   headers: { type: 'boolean' },
   split: { type: 'string' },
   language: { type: 'string' },
+  sweep: { type: 'boolean' },
+  'sweep-headers': { type: 'boolean' },
+  reranker: { type: 'string' },
+  metric: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -91,6 +97,11 @@ Options
   --split S             BEIR qrels split (default test)
   --language L          language of the dataset's documents (default: detected)
   --json                eval: print one JSON object instead of a table
+  --sweep               eval: sweep windows 0–5 × 0–5, merge thresholds 0.1–0.9, RRF c × weights
+                        at each budget (--budget 256,512 by default) and recommend the best
+  --sweep-headers       with --sweep: also with contextual headers on (embeds a second variant)
+  --reranker R          test | none | <model id>: with --sweep, also measure rerank on
+  --metric M            what "best" means: answerInContext (default), hitAt1, hitAt5, mrr, ndcg10, recallAt5
 `;
 
 function int(v: string | undefined, name: string, fallback: number): number {
@@ -129,7 +140,7 @@ function retrieval(values: Values, defaults: { topK: number; budget: number | nu
   if (threshold > 1) throw new UsageError(`--threshold must be between 0 and 1, got ${threshold}`);
   const build = () => retrievalParams({
     topK,
-    budgetTokens: values.budget === 'none' ? null : values.budget !== undefined ? int(values.budget, 'budget', 0) : defaults.budget,
+    budgetTokens: values.budget === 'none' ? null : values.budget !== undefined ? int(values.budget.split(',')[0], 'budget', 0) : defaults.budget,
     window: { before: before ?? 3, after: after ?? before ?? 3, bySection: Boolean(values['by-section']) },
     merge: { threshold },
     rrf: { c: num(values['rrf-c'], 'rrf-c', 60), weights: { bm25: wb ?? 0.5, vector: wv ?? 0.5 } },
@@ -330,9 +341,33 @@ function loadEvalSet(values: Values): EvalSet {
   }
 }
 
+/** One or more budgets ("256,512"); "none" means no budget. */
+function budgets(values: Values, fallback: (number | null)[]): (number | null)[] {
+  if (values.budget === undefined) return fallback;
+  if (values.budget === 'none') return [null];
+  return values.budget.split(',').map((b) => {
+    const n = int(b, 'budget', 0);
+    if (n < 1) throw new UsageError('--budget must be at least 1 token');
+    return n;
+  });
+}
+
+async function loadReranker(values: Values): Promise<Reranker | null> {
+  const choice = values.reranker ?? 'none';
+  if (choice === 'none') return null;
+  const model = choice === 'test' ? TEST_RERANKER_ID : choice;
+  try {
+    return await CrossEncoderReranker.load({ model });
+  } catch (e) {
+    throw new UsageError(`cannot load reranker "${model}": ${(e as Error).message.split('\n')[0]}`);
+  }
+}
+
 async function cmdEval(values: Values): Promise<void> {
+  if (values.sweep) return cmdSweep(values);
   const t0 = performance.now();
   const params = retrieval(values, { topK: 50, budget: 512 }); // validated before any work
+  const budgetList = budgets(values, [512]);
   const structureParams = structure(values);
   const strategies = list(values.strategies, STRATEGIES, 'strategies', STRATEGIES);
   const set = loadEvalSet(values);
@@ -349,9 +384,11 @@ async function cmdEval(values: Values): Promise<void> {
   engine.addDocuments(set.docs);
   if (retrievers.some((r) => r !== 'bm25')) await embedAll(engine, unitKinds(strategies), false);
   const rows: EvalRow[] = [];
-  for (const retriever of retrievers as RetrieverName[]) {
-    const bar = new ProgressBar(`eval ${retriever}`);
-    rows.push(...(await evaluate(engine, set, strategies, { ...params, retriever }, (p) => bar.update(p.done, p.total))));
+  for (const budgetTokens of budgetList) {
+    for (const retriever of retrievers as RetrieverName[]) {
+      const bar = new ProgressBar(`eval ${retriever}${budgetList.length > 1 ? ` @${budgetTokens}` : ''}`);
+      rows.push(...(await evaluate(engine, set, strategies, { ...params, retriever, budgetTokens }, (p) => bar.update(p.done, p.total))));
+    }
   }
   const seconds = (performance.now() - t0) / 1000;
   const embedderName = engine.embedder ? `${engine.embedder.model}${engine.embedder.isTestModel ? ' (TEST MODEL: random word-piece vectors, no learned meaning)' : ''}` : 'none';
@@ -367,13 +404,89 @@ async function cmdEval(values: Values): Promise<void> {
   }
   const c = engine.corpus;
   console.log(`dataset ${set.name}: ${c.docs.length} documents, ${c.sentences.length} sentences, ${set.questions.length} questions${set.skipped.length ? ` (${set.skipped.length} rows skipped)` : ''}`);
-  console.log(`embedder ${embedderName} · tokens counted with ${c.tokenizer} · budget ${params.budgetTokens ?? 'none'} tokens · top-k ${params.topK}`);
-  console.log(
-    renderTable(
-      ['retriever', 'strategy', 'hit@1', 'hit@5', 'answer in ctx', 'recall@5', 'MRR', 'nDCG@10', 'ctx tokens'],
-      rows.map((r) => [r.retriever, r.strategy, r.metrics.hitAt1, r.metrics.hitAt5, r.metrics.answerInContext, r.metrics.recallAt5, r.metrics.mrr, r.metrics.ndcg10, Number(r.metrics.meanContextTokens.toFixed(1))]),
-    ),
+  console.log(`embedder ${embedderName} · tokens counted with ${c.tokenizer} · budget ${budgetList.map((b) => b ?? 'none').join(', ')} tokens · top-k ${params.topK}`);
+  console.log(metricsTable(rows, budgetList.length > 1));
+  console.log(`\n${seconds.toFixed(1)}s`);
+}
+
+function metricsTable(rows: EvalRow[], withBudget: boolean, extra?: (r: EvalRow) => string): string {
+  return renderTable(
+    [...(withBudget ? ['budget'] : []), 'retriever', 'strategy', ...(extra ? ['params'] : []), 'hit@1', 'hit@5', 'answer in ctx', 'recall@5', 'MRR', 'nDCG@10', 'ctx tokens'],
+    rows.map((r) => [
+      ...(withBudget ? [r.budgetTokens ?? 'none'] : []),
+      r.retriever,
+      r.strategy,
+      ...(extra ? [extra(r)] : []),
+      r.metrics.hitAt1,
+      r.metrics.hitAt5,
+      r.metrics.answerInContext,
+      r.metrics.recallAt5,
+      r.metrics.mrr,
+      r.metrics.ndcg10,
+      Number(r.metrics.meanContextTokens.toFixed(1)),
+    ]),
   );
+}
+
+/** The parameters of a sweep point in a few words. */
+function pointLabel(r: EvalRow): string {
+  const p = r.params;
+  const parts: string[] = [];
+  if (r.strategy === 'window') parts.push(`window ${p.before}/${p.after}`);
+  if (r.strategy === 'automerge') parts.push(`threshold ${p.threshold}`);
+  if (r.retriever === 'hybrid') parts.push(`c ${p.rrfC} · w ${(p.weights as { bm25: number }).bm25}/${(p.weights as { vector: number }).vector}`);
+  if (p.headers) parts.push('headers');
+  if (p.rerank) parts.push('rerank');
+  return parts.join(' · ') || '–';
+}
+
+const METRICS = ['answerInContext', 'hitAt1', 'hitAt5', 'mrr', 'ndcg10', 'recallAt5'] as const;
+
+/** eval --sweep: every parameter point at every budget, then what is best and by how much. */
+async function cmdSweep(values: Values): Promise<void> {
+  const t0 = performance.now();
+  const base = retrieval(values, { topK: 50, budget: 512 }); // validated before any work
+  const budgetList = budgets(values, [256, 512]);
+  if (budgetList.includes(null)) throw new UsageError('--sweep compares strategies at equal budgets: give --budget TOKENS[,TOKENS…]');
+  const metric = list(values.metric, METRICS, 'metric', ['answerInContext'])[0]!;
+  const structureParams = structure(values);
+  const strategies = list(values.strategies, STRATEGIES, 'strategies', STRATEGIES);
+  const set = loadEvalSet(values);
+  const limitQ = values['limit-questions'] !== undefined ? int(values['limit-questions'], 'limit-questions', 0) : 0;
+  if (limitQ) set.questions = set.questions.slice(0, limitQ);
+  const engine = await makeEngine(values, structureParams);
+  engine.reranker = await loadReranker(values);
+  const retrievers = list(values.retriever, ['bm25', 'vector', 'hybrid'] as const, 'retriever', engine.embedder ? ['bm25', 'vector', 'hybrid'] : ['bm25']);
+  if (!engine.embedder && retrievers.some((r) => r !== 'bm25')) throw new UsageError('--retriever vector/hybrid needs an embedder (not --embedder none)');
+  const ids = new Set(set.docs.map((d) => d.id));
+  set.questions = set.questions.map((q) => ({ ...q, targets: q.targets.filter((t) => ids.has(t.doc)) })).filter((q) => q.targets.length > 0);
+  engine.addDocuments(set.docs);
+  const spec = defaultSweep({ strategies, retrievers: [...retrievers], budgets: budgetList as number[], topK: base.topK, rerank: engine.reranker ? [false, true] : [false] });
+  const points: SweepPoint[] = [];
+  for (const headers of values['sweep-headers'] ? [false, true] : [engine.structure.headers.enabled]) {
+    engine.setHeaders({ ...engine.structure.headers, enabled: headers });
+    if (retrievers.some((r) => r !== 'bm25')) await embedAll(engine, unitKinds(strategies), false);
+    const bar = new ProgressBar(`sweep ${sweepSize(spec)} points${headers ? ' · headers on' : ''}`);
+    points.push(...(await sweep(engine, set, spec, { onProgress: (p) => bar.update(p.done, p.total) })));
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  const embedderName = engine.embedder ? `${engine.embedder.model}${engine.embedder.isTestModel ? ' (TEST MODEL: random word-piece vectors, no learned meaning)' : ''}` : 'none';
+  if (values.json) {
+    const out = {
+      dataset: set.name,
+      questions: set.questions.length,
+      embedder: embedderName,
+      results: points.map((r) => ({ strategy: r.strategy, params: r.params, budgetTokens: r.budgetTokens, metrics: r.metrics })),
+    };
+    process.stdout.write(JSON.stringify(out) + '\n');
+    return;
+  }
+  console.log(`sweep on ${set.name}: ${engine.corpus.docs.length} documents, ${set.questions.length} questions, ${points.length} points · embedder ${embedderName} · best by ${metric}`);
+  for (const rec of recommend(points, metric)) {
+    const b = rec.best;
+    console.log(`\n== budget ${rec.budgetTokens} tokens: best ${b.strategy} (${b.retriever}; ${pointLabel(b)}) ${metric} ${b.metrics[metric].toFixed(3)}` + (rec.baseline ? `, ${rec.margin! >= 0 ? '+' : ''}${rec.margin!.toFixed(3)} over the best naive chunks (${rec.baseline.retriever}; ${rec.baseline.metrics[metric].toFixed(3)})` : ''));
+    console.log(metricsTable(rec.byStrategy, false, pointLabel));
+  }
   console.log(`\n${seconds.toFixed(1)}s`);
 }
 
