@@ -3,9 +3,9 @@
  * progress and cancel, searches on every parameter change, the document view.
  */
 import type { RetrievalParams, StructureParams } from '../core/retrieve/params';
-import type { BlockView, ColumnSpec, IndexBackend, ModelChoice, Progress } from '../worker/protocol';
+import type { BlockView, ColumnSpec, EvalPointQuery, EvalRunSpec, IndexBackend, ModelChoice, Progress } from '../worker/protocol';
 import { isolationStatus } from '../browser/isolation';
-import { columnsFor, useCorpus, useModels, useResults, useView } from './stores';
+import { columnsFor, useCorpus, useEval, useModels, useResults, useView } from './stores';
 import { decodeView, encodeView, type ViewState } from './url-state';
 import { WorkerClient, WorkerError, type Pending } from './worker-client';
 
@@ -228,4 +228,54 @@ export async function openBlock(block: BlockView, column: ColumnSpec): Promise<v
 
 export function closeDocument(): void {
   useResults.setState({ selected: null });
+}
+
+// ---- evaluation lab ------------------------------------------------------------------
+
+let evalRun: Pending<unknown> | null = null;
+
+/** Imports a labelled set (SQuAD .json, BEIR files, or JSONL/CSV); sets with documents replace the corpus. */
+export async function importEvalSet(files: File[]): Promise<void> {
+  if (!files.length) return;
+  const payload = await Promise.all(files.map(async (f) => ({ name: f.name, bytes: await f.arrayBuffer() })));
+  useEval.setState({ importError: null });
+  try {
+    const set = await worker().request('evalImport', { files: payload }, undefined, payload.map((p) => p.bytes)).promise;
+    useEval.setState({ set, result: null, question: null });
+  } catch (e) {
+    useEval.setState({ importError: (e as Error).message });
+  }
+}
+
+/** Runs the chosen sweep with progress; cancellable. */
+export async function runEvaluation(spec: Omit<EvalRunSpec, 'current'>): Promise<void> {
+  const current = useView.getState().view.retrieval;
+  useEval.setState({ running: true, progress: null, runError: null, question: null });
+  const pending = worker().request('evalRun', { spec: { ...spec, current } }, (p) => {
+    if (p.kind === 'eval') useEval.setState({ progress: p });
+  });
+  evalRun = pending;
+  try {
+    const result = await pending.promise;
+    useEval.setState({ result });
+  } catch (e) {
+    useEval.setState({ runError: e instanceof WorkerError && e.cancelled ? 'The run was cancelled.' : (e as Error).message });
+  } finally {
+    evalRun = null;
+    useEval.setState({ running: false, progress: null });
+  }
+}
+
+export function cancelEvaluation(): void {
+  evalRun?.cancel();
+}
+
+/** Replays one question at the given points (the drill-down). */
+export async function openEvalQuestion(questionId: string, points: EvalPointQuery[]): Promise<void> {
+  const question = await worker().request('evalQuestion', { questionId, points }).promise;
+  useEval.setState({ question });
+}
+
+export function closeEvalQuestion(): void {
+  useEval.setState({ question: null });
 }

@@ -5,7 +5,18 @@
 import { create } from 'zustand';
 import type { Document } from '../core/types';
 import type { RetrieverName } from '../core/retrieve/params';
-import type { BlockView, ColumnResult, ColumnSpec, FileProgress, ModelProgress, WorkerStatus } from '../worker/protocol';
+import type {
+  BlockView,
+  ColumnResult,
+  ColumnSpec,
+  EvalProgressMessage,
+  EvalQuestionResult,
+  EvalRunResult,
+  EvalSetSummary,
+  FileProgress,
+  ModelProgress,
+  WorkerStatus,
+} from '../worker/protocol';
 import { defaultView, type ViewState } from './url-state';
 
 /** The corpus as the worker reports it, plus per-file progress of the current drop. */
@@ -45,6 +56,22 @@ interface ModelsState {
 }
 
 export const useModels = create<ModelsState>(() => ({ progress: {} }));
+
+/** The evaluation lab: the imported set, the last run, progress, the drill-down. */
+interface EvalState {
+  set: EvalSetSummary | null;
+  importError: string | null;
+  running: boolean;
+  progress: EvalProgressMessage | null;
+  result: EvalRunResult | null;
+  runError: string | null;
+  question: EvalQuestionResult | null;
+}
+
+export const useEval = create<EvalState>(() => ({ set: null, importError: null, running: false, progress: null, result: null, runError: null, question: null }));
+
+/** Which view the page shows: exploring one question, or measuring on a labelled set. */
+export const useTab = create<{ tab: 'explore' | 'evaluate' }>(() => ({ tab: 'explore' }));
 
 /** The columns shown side by side; `base` is the retriever of the plain strategy columns. */
 export function columnsFor(base: RetrieverName): ColumnSpec[] {

@@ -3,9 +3,12 @@ import { DocumentView } from './docview/DocumentView';
 import { ModelPanel } from './models/ModelPanel';
 import { ParamsPanel } from './params/ParamsPanel';
 import { ResultsView } from './results/ResultsView';
+import { EvalLab } from './eval/EvalLab';
+import { useTab } from '../state/stores';
 import { TopBar } from './TopBar';
 
 export function App() {
+  const tab = useTab((s) => s.tab);
   return (
     <div className="app">
       <TopBar />
@@ -16,9 +19,17 @@ export function App() {
           <ParamsPanel />
         </aside>
         <main className="main">
-          <ResultsView />
+          <nav className="tabs" aria-label="Views">
+            <button type="button" aria-pressed={tab === 'explore'} onClick={() => useTab.setState({ tab: 'explore' })}>
+              Explore a question
+            </button>
+            <button type="button" aria-pressed={tab === 'evaluate'} onClick={() => useTab.setState({ tab: 'evaluate' })}>
+              Evaluate on a labelled set
+            </button>
+          </nav>
+          {tab === 'explore' ? <ResultsView /> : <EvalLab />}
         </main>
-        <DocumentView />
+        {tab === 'explore' && <DocumentView />}
       </div>
     </div>
   );

@@ -16,12 +16,15 @@ import { retrievalParams, structureParams, type StructureParams, type UnitKind }
 import { commonSection, sectionPath } from '../core/structure/corpus';
 import { headerKey } from '../core/structure/headers';
 import type { ContextBlock, Document } from '../core/types';
+import type { EvalSet } from '../core/eval/dataset';
+import { readEvalFiles, replayQuestion, runEvaluation, summarize } from './evaluation';
 import { Persistence, type SavedVectors } from './persistence';
 import type {
   AddResult,
   BlockView,
   ColumnResult,
   ColumnSpec,
+  EvalSetSummary,
   DocSummary,
   InitOptions,
   IndexBackend,
@@ -65,6 +68,7 @@ export class Lab {
   /** Engines of other chunk-tree variants (same documents, model and index), newest last. */
   private readonly variants = new Map<string, RetrievalEngine>();
   private paused = false;
+  private evalSet: { set: EvalSet; format: EvalSetSummary['format'] } | null = null;
   private job: { controller: AbortController; engine: RetrievalEngine } | null = null;
   private jobInfo: { unit?: UnitKind; etaS?: number; truncated: number; error?: string; progress?: { done: number; total: number } } = { truncated: 0 };
   private readonly persistence = new Persistence();
@@ -107,6 +111,14 @@ export class Lab {
         else this.kickEmbedding();
         this.postStatus(this.status());
         return this.status();
+      case 'evalImport':
+        return this.evalImport(req.files);
+      case 'evalRun':
+        if (!this.evalSet) throw new Error('import a labelled set first');
+        return runEvaluation(this.engine, this.evalSet.set, this.evalSet.format, req.spec, emit, signal);
+      case 'evalQuestion':
+        if (!this.evalSet) throw new Error('import a labelled set first');
+        return replayQuestion(this.engine, this.evalSet.set, req.questionId, req.points, (b) => this.view(b));
       case 'setIndexBackend':
         return this.setIndexBackend(req.backend);
       case 'saveParams':
@@ -274,6 +286,23 @@ export class Lab {
     await this.persistence.saveCorpus({ docIds: this.docs.map((d) => d.id), structure: this.structure, model: this.embedder?.model ?? null }, this.docs);
     this.kickEmbedding();
     this.postStatus(this.status());
+  }
+
+  // ---- evaluation --------------------------------------------------------------------
+
+  /** Imports a labelled set; a set with documents (SQuAD, BEIR) becomes the corpus. */
+  private async evalImport(files: InputFileMessage[]): Promise<EvalSetSummary> {
+    const imported = readEvalFiles(files, this.docs);
+    if (imported.set.docs.length) {
+      this.stopEmbedding();
+      this.variants.clear();
+      this.docs = [];
+      this.engine = this.newEngine();
+      for (const d of imported.set.docs) this.addDocument(d);
+      await this.afterCorpusChange();
+    }
+    this.evalSet = imported;
+    return summarize(imported.set, imported.format);
   }
 
   // ---- structure ------------------------------------------------------------------

@@ -6,6 +6,7 @@
 import type { StrategyResult } from '../core/engine';
 import type { RetrievalParams, RetrieverName, StrategyName, StructureParams, UnitKind } from '../core/retrieve/params';
 import type { ContextBlock, Document } from '../core/types';
+import type { MetricName, Recommendation, SweepPoint } from '../core/eval/sweep';
 
 export type Dtype = 'fp32' | 'fp16' | 'q8' | 'q4';
 export type IndexBackend = 'flat' | 'voy';
@@ -132,9 +133,69 @@ export type Request =
   | { id: number; type: 'saveParams'; params: unknown }
   | { id: number; type: 'setIndexBackend'; backend: IndexBackend }
   | { id: number; type: 'setEmbedding'; running: boolean }
+  | { id: number; type: 'evalImport'; files: InputFileMessage[] }
+  | { id: number; type: 'evalRun'; spec: EvalRunSpec }
+  | { id: number; type: 'evalQuestion'; questionId: string; points: EvalPointQuery[] }
   | { id: number; type: 'cancel'; target: number };
 
 export type RequestType = Request['type'];
+
+/** A labelled set as imported: what it holds and what was skipped (by line). */
+export interface EvalSetSummary {
+  name: string;
+  format: 'squad' | 'beir' | 'simple';
+  questions: number;
+  /** Documents that came with the set (they replaced the corpus); 0 for question-only sets. */
+  docs: number;
+  skipped: string[];
+}
+
+/** What to sweep; dimensions not swept keep the view's current values. */
+export interface EvalRunSpec {
+  strategies: StrategyName[];
+  retrievers: RetrieverName[];
+  budgets: number[];
+  /** Window before/after 0–5 × 0–5 instead of the current window. */
+  windows: boolean;
+  /** Merge thresholds 0.1–0.9 instead of the current one. */
+  thresholds: boolean;
+  /** RRF c × BM25 weight grid instead of the current fusion. */
+  rrfGrid: boolean;
+  /** Measure with contextual headers off and on (embeds the other variant). */
+  headers: boolean;
+  /** Measure with reranking off and on (needs a reranker). */
+  rerank: boolean;
+  /** The view's retrieval parameters, for every dimension not swept. */
+  current: RetrievalParams;
+  metric: MetricName;
+}
+
+export interface EvalPointView extends SweepPoint {
+  headers: boolean;
+}
+
+export interface EvalRunResult {
+  set: EvalSetSummary;
+  points: EvalPointView[];
+  recommendations: (Recommendation & { headers?: boolean })[];
+  questions: { id: string; question: string; answers: string[] }[];
+  ms: number;
+}
+
+/** One point, replayed for one question (the drill-down). */
+export interface EvalPointQuery {
+  strategy: StrategyName;
+  retriever: RetrieverName;
+  budgetTokens: number;
+  params: Partial<RetrievalParams>;
+  headers: boolean;
+  rerank: boolean;
+}
+
+export interface EvalQuestionResult {
+  question: { id: string; question: string; answers: string[] };
+  points: { point: EvalPointQuery; found: boolean; firstRank: number | null; blocks: BlockView[]; totalTokens: number }[];
+}
 
 /** Per-file indexing progress. */
 export interface FileProgress {
@@ -166,7 +227,17 @@ export interface ModelProgress {
   status: string;
 }
 
-export type Progress = FileProgress | EmbedProgressMessage | ModelProgress;
+/** Evaluation progress: embedding a header variant, or questions done in a sweep pass. */
+export interface EvalProgressMessage {
+  kind: 'eval';
+  phase: 'embed' | 'sweep';
+  done: number;
+  total: number;
+  /** Which pass (e.g. "headers on"), when there are several. */
+  pass?: string;
+}
+
+export type Progress = FileProgress | EmbedProgressMessage | ModelProgress | EvalProgressMessage;
 
 export interface AddResult {
   added: DocSummary[];
@@ -189,6 +260,9 @@ export interface Results {
   saveParams: null;
   setIndexBackend: WorkerStatus;
   setEmbedding: WorkerStatus;
+  evalImport: EvalSetSummary;
+  evalRun: EvalRunResult;
+  evalQuestion: EvalQuestionResult;
   cancel: boolean;
 }
 

@@ -140,6 +140,18 @@ export async function sweep(
 
 export type MetricName = keyof Metrics;
 
+/** The retrieval parameters of a sweep point (the inverse of strategyParams), to replay it. */
+export function pointParams(p: Pick<SweepPoint, 'strategy' | 'retriever' | 'params'>): Partial<RetrievalParams> {
+  const q = p.params as { topK?: number; before?: number; after?: number; bySection?: boolean; threshold?: number; rrfC?: number; weights?: { bm25: number; vector: number } };
+  return {
+    retriever: p.retriever,
+    ...(q.topK !== undefined ? { topK: q.topK } : {}),
+    ...(q.before !== undefined && q.after !== undefined ? { window: { before: q.before, after: q.after, bySection: Boolean(q.bySection) } } : {}),
+    ...(q.threshold !== undefined ? { merge: { threshold: q.threshold } } : {}),
+    ...(q.rrfC !== undefined && q.weights ? { rrf: { c: q.rrfC, weights: q.weights } } : {}),
+  };
+}
+
 /** The best point per (strategy, budget) by a metric, and its margin over the best naive point. */
 export interface Recommendation {
   budgetTokens: number;

@@ -1,0 +1,140 @@
+/**
+ * The evaluation lab's worker side: importing labelled sets, running sweeps over the
+ * engine with progress and cancel, and replaying one question at chosen points.
+ */
+import { readBeir } from '../core/eval/beir';
+import { DatasetError, type EvalSet } from '../core/eval/dataset';
+import { judged, scoreQuestion } from '../core/eval/metrics';
+import { readSimpleSet } from '../core/eval/simple';
+import { readSquad } from '../core/eval/squad';
+import { defaultSweep, recommend, sweep, type SweepSpec } from '../core/eval/sweep';
+import type { RetrievalEngine } from '../core/engine';
+import { STRATEGY_UNIT, retrievalParams, type UnitKind } from '../core/retrieve/params';
+import type { HeaderParams } from '../core/structure/headers';
+import type { Document } from '../core/types';
+import type { BlockView, EvalPointQuery, EvalPointView, EvalProgressMessage, EvalQuestionResult, EvalRunResult, EvalRunSpec, EvalSetSummary, InputFileMessage } from './protocol';
+
+const decoder = new TextDecoder('utf-8');
+const text = (f: InputFileMessage) => decoder.decode(f.bytes);
+
+/**
+ * Reads what the user dropped as a labelled set: one SQuAD-format .json, a BEIR folder's
+ * files (corpus.jsonl, queries.jsonl and a qrels .tsv), or a JSONL/CSV of questions with
+ * answers or gold documents (judged against `current`, the corpus as it is).
+ */
+export function readEvalFiles(files: InputFileMessage[], current: Document[]): { set: EvalSet; format: EvalSetSummary['format'] } {
+  const byName = (re: RegExp) => files.find((f) => re.test(f.name.split(/[\\/]/).pop() ?? f.name));
+  const corpus = byName(/^corpus\.jsonl$/i);
+  const queries = byName(/^queries\.jsonl$/i);
+  const qrels = byName(/\.tsv$/i);
+  if (corpus || queries) {
+    if (!corpus || !queries || !qrels) throw new DatasetError('a BEIR set needs corpus.jsonl, queries.jsonl and a qrels .tsv file, dropped together');
+    return { set: readBeir({ corpus: text(corpus), queries: text(queries), qrels: text(qrels) }, { name: 'BEIR set' }), format: 'beir' };
+  }
+  if (files.length !== 1) throw new DatasetError('drop one labelled file (SQuAD .json, .jsonl or .csv), or the three files of a BEIR set');
+  const f = files[0]!;
+  if (/\.json$/i.test(f.name)) {
+    let json: unknown;
+    try {
+      json = JSON.parse(text(f));
+    } catch (e) {
+      throw new DatasetError(`${f.name} is not valid JSON (${(e as Error).message})`);
+    }
+    return { set: readSquad(json, { name: f.name }), format: 'squad' };
+  }
+  if (/\.(jsonl|csv|tsv|txt)$/i.test(f.name)) return { set: readSimpleSet(text(f), f.name, current), format: 'simple' };
+  throw new DatasetError(`${f.name}: use a SQuAD .json, a .jsonl or .csv of questions, or a BEIR folder's files`);
+}
+
+export function summarize(set: EvalSet, format: EvalSetSummary['format']): EvalSetSummary {
+  return { name: set.name, format, questions: set.questions.length, docs: set.docs.length, skipped: set.skipped };
+}
+
+/** The sweep grid for a run: swept dimensions get the default grid, the others the view's value. */
+export function sweepSpecFor(spec: EvalRunSpec, reranking: boolean): SweepSpec {
+  const c = spec.current;
+  const grid = defaultSweep();
+  return {
+    strategies: spec.strategies,
+    retrievers: spec.retrievers,
+    budgets: spec.budgets,
+    windows: spec.windows ? grid.windows : [{ before: c.window.before, after: c.window.after }],
+    thresholds: spec.thresholds ? grid.thresholds : [c.merge.threshold],
+    rrfC: spec.rrfGrid ? grid.rrfC : [c.rrf.c],
+    bm25Weights: spec.rrfGrid ? grid.bm25Weights : [c.rrf.weights.bm25 / Math.max(1e-9, c.rrf.weights.bm25 + c.rrf.weights.vector)],
+    rerank: spec.rerank && reranking ? [false, true] : [false],
+    topK: Math.max(50, c.topK),
+  };
+}
+
+type Emit = (p: EvalProgressMessage) => void;
+
+/** Embeds whatever the current header variant lacks, reporting it as evaluation progress. */
+async function embedVariant(engine: RetrievalEngine, kinds: UnitKind[], emit: Emit, signal: AbortSignal, pass: string): Promise<void> {
+  if (!engine.embedder) return;
+  for (const kind of kinds) {
+    await engine.embedUnits(kind, { signal, onEmbedProgress: (p) => emit({ kind: 'eval', phase: 'embed', done: p.done, total: p.total, pass }) });
+  }
+}
+
+/**
+ * Runs the sweep once per header variant asked for, on the engine as it is (documents,
+ * model, chunk sizes), and says what is best at each budget. The engine's header setting
+ * is restored afterwards.
+ */
+export async function runEvaluation(engine: RetrievalEngine, set: EvalSet, format: EvalSetSummary['format'], spec: EvalRunSpec, emit: Emit, signal: AbortSignal): Promise<EvalRunResult> {
+  const t0 = performance.now();
+  const original: HeaderParams = engine.structure.headers;
+  const variants = spec.headers ? [false, true] : [original.enabled];
+  const sweepSpec = sweepSpecFor(spec, engine.reranker !== null);
+  const retrievers = engine.embedder ? spec.retrievers : spec.retrievers.filter((r) => r === 'bm25');
+  if (!retrievers.length) throw new Error('vector and hybrid retrieval need an embedding model: load one, or choose BM25');
+  const kinds = [...new Set(spec.strategies.map((s) => STRATEGY_UNIT[s]))];
+  const points: EvalPointView[] = [];
+  try {
+    for (const headers of variants) {
+      const pass = variants.length > 1 ? `headers ${headers ? 'on' : 'off'}` : '';
+      engine.setHeaders({ ...original, enabled: headers });
+      if (retrievers.some((r) => r !== 'bm25')) await embedVariant(engine, kinds, emit, signal, pass);
+      const found = await sweep(engine, set, { ...sweepSpec, retrievers }, { signal, onProgress: (p) => emit({ kind: 'eval', phase: 'sweep', done: p.done, total: p.total, ...(pass ? { pass } : {}) }) });
+      points.push(...found.map((p) => ({ ...p, headers, params: { ...p.params, headers } })));
+    }
+  } finally {
+    engine.setHeaders(original);
+  }
+  return {
+    set: summarize(set, format),
+    points,
+    recommendations: recommend(points, spec.metric),
+    questions: set.questions.map((q) => ({ id: q.id, question: q.question, answers: q.answers })),
+    ms: performance.now() - t0,
+  };
+}
+
+/** Replays one question at chosen points: what each handed over and whether the answer was in it. */
+export async function replayQuestion(
+  engine: RetrievalEngine,
+  set: EvalSet,
+  questionId: string,
+  points: EvalPointQuery[],
+  view: (b: import('../core/types').ContextBlock) => BlockView,
+): Promise<EvalQuestionResult> {
+  const q = set.questions.find((x) => x.id === questionId);
+  if (!q) throw new Error('that question is not in the imported set');
+  const original = engine.structure.headers;
+  const docIds = engine.corpus.docs.map((d) => d.id);
+  const docLevel = set.questions.every((x) => x.targets.every((t) => !t.spans));
+  const out: EvalQuestionResult['points'] = [];
+  try {
+    for (const point of points) {
+      engine.setHeaders({ ...original, enabled: point.headers });
+      const p = retrievalParams({ ...point.params, retriever: point.retriever, budgetTokens: point.budgetTokens, rerank: { enabled: point.rerank, topN: 50 } });
+      const [r] = await engine.search(q.question, [point.strategy], p);
+      const m = scoreQuestion(q, judged(r!.blocks, docIds), { byDocument: docLevel });
+      out.push({ point, found: m.answerInContext === 1, firstRank: m.mrr > 0 ? Math.round(1 / m.mrr) : null, blocks: r!.blocks.map(view), totalTokens: r!.totalTokens });
+    }
+  } finally {
+    engine.setHeaders(original);
+  }
+  return { question: { id: q.id, question: q.question, answers: q.answers }, points: out };
+}
