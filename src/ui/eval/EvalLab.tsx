@@ -1,4 +1,18 @@
-/** The evaluation lab (being written). */
+import { ImportPanel } from './ImportPanel';
+import { Results } from './Results';
+import { RunSettings } from './RunSettings';
+import './eval.css';
+
+/**
+ * The evaluation lab: import a labelled set, choose what to sweep, run it with progress,
+ * then read the recommendation, charts, best-point table, exports and per-question replays.
+ */
 export function EvalLab() {
-  return <section aria-label="Evaluation lab" />;
+  return (
+    <section className="eval-lab" aria-label="Evaluation lab">
+      <ImportPanel />
+      <RunSettings />
+      <Results />
+    </section>
+  );
 }

@@ -1,0 +1,34 @@
+import * as Plot from '@observablehq/plot';
+import { useEffect, useRef, type ReactNode } from 'react';
+
+interface Props {
+  /** The figure's accessible name. */
+  label: string;
+  caption: ReactNode;
+  /** Plot options (memoise them: a new object redraws); null shows `note` instead of a chart. */
+  options: Plot.PlotOptions | null;
+  note?: ReactNode;
+}
+
+/** One Observable Plot chart: built in an effect and appended to a div (replacing the previous one). */
+export function PlotFigure({ label, caption, options, note }: Props) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    if (!options) {
+      el.replaceChildren();
+      return;
+    }
+    const chart = Plot.plot({ ariaLabel: label, ...options });
+    el.replaceChildren(chart);
+    return () => chart.remove();
+  }, [options, label]);
+  return (
+    <figure className="eval-figure" aria-label={label}>
+      <div ref={ref} className="eval-plot" />
+      {!options && note && <p className="eval-note">{note}</p>}
+      <figcaption>{caption}</figcaption>
+    </figure>
+  );
+}

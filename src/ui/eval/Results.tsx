@@ -1,0 +1,126 @@
+import { lazy, Suspense, useMemo } from 'react';
+import type { MetricName, Recommendation } from '../../core/eval/sweep';
+import { useEval } from '../../state/stores';
+import type { EvalPointView, EvalRunResult } from '../../worker/protocol';
+import { plural } from '../results/format';
+import { METRIC_LABELS, RETRIEVER_LABELS, STRATEGY_WORDS, bestPerStrategy, exportName, formatMetric, paramsInWords, pointsCsv, pointsJson, recommendationSentence, recommendationsFor } from './analysis';
+import { QuestionDrill } from './QuestionDrill';
+import { useEvalSettings } from './settings';
+
+/** The charts (Observable Plot and d3) load only when a run has results. */
+const EvalCharts = lazy(() => import('./Charts').then((m) => ({ default: m.EvalCharts })));
+
+const TABLE_METRICS: MetricName[] = ['hitAt1', 'hitAt5', 'answerInContext', 'recallAt5', 'mrr', 'ndcg10', 'meanContextTokens'];
+const TABLE_HEADS: Record<MetricName, string> = {
+  hitAt1: 'hit@1',
+  hitAt5: 'hit@5',
+  answerInContext: 'answer in ctx',
+  recallAt5: 'recall@5',
+  mrr: 'MRR',
+  ndcg10: 'nDCG@10',
+  meanContextTokens: 'ctx tokens',
+};
+
+/** Builds the file here and hands it to the browser's download; nothing is sent anywhere. */
+function download(text: string, name: string, type: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.style.display = 'none';
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+function Recommendations({ recs }: { recs: Recommendation[] }) {
+  return (
+    <div className="eval-recs" role="note" aria-label="Recommendation">
+      {recs.map((r) => (
+        <p key={r.budgetTokens}>{recommendationSentence(r)}</p>
+      ))}
+    </div>
+  );
+}
+
+function BestTable({ recs, metric }: { recs: Recommendation[]; metric: MetricName }) {
+  const rows = bestPerStrategy(recs);
+  const bestOf = new Set(recs.map((r) => r.best));
+  return (
+    <div className="eval-table-wrap">
+      <table className="eval-table" aria-label="Best point per strategy and budget">
+        <caption>Best point per strategy and budget, by {METRIC_LABELS[metric]} (the budget’s best in bold).</caption>
+        <thead>
+          <tr>
+            <th scope="col">budget</th>
+            <th scope="col">strategy</th>
+            <th scope="col">retriever · parameters</th>
+            {TABLE_METRICS.map((m) => (
+              <th key={m} scope="col" className={m === metric ? 'sorted' : undefined}>
+                {TABLE_HEADS[m]}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((p: EvalPointView, i) => (
+            <tr key={i} className={bestOf.has(p) ? 'best' : undefined}>
+              <td>{p.budgetTokens}</td>
+              <th scope="row">{STRATEGY_WORDS[p.strategy]}</th>
+              <td className="eval-params">
+                {RETRIEVER_LABELS[p.retriever]}
+                {paramsInWords(p) ? ` · ${paramsInWords(p)}` : ''}
+              </td>
+              {TABLE_METRICS.map((m) => (
+                <td key={m} className={`num${m === metric ? ' sorted' : ''}`}>
+                  {formatMetric(p.metrics[m], m)}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function Exports({ result, recs }: { result: EvalRunResult; recs: Recommendation[] }) {
+  return (
+    <div className="eval-exports">
+      <button type="button" onClick={() => download(pointsCsv(result.points), exportName(result.set.name, 'csv'), 'text/csv;charset=utf-8')}>
+        Export CSV
+      </button>
+      <button type="button" onClick={() => download(pointsJson(result, recs), exportName(result.set.name, 'json'), 'application/json')}>
+        Export JSON
+      </button>
+      <span className="small">One row per point ({plural(result.points.length, 'point')}); the files are made in this page.</span>
+    </div>
+  );
+}
+
+/** Step 3: what the run says — recommendation, charts, table, exports, per-question drill-down. */
+export function Results() {
+  const result = useEval((s) => s.result);
+  const metric = useEvalSettings((s) => s.metric);
+  const recs = useMemo(() => (result ? recommendationsFor(result, metric) : []), [result, metric]);
+  if (!result) return null;
+  const runMetric = result.recommendations[0]?.metric;
+  return (
+    <section className="eval-step eval-results" aria-labelledby="eval-results-title">
+      <h2 id="eval-results-title">3 · Results</h2>
+      <p className="small">
+        {result.set.name}: {plural(result.points.length, 'point')} on {plural(result.questions.length, 'question')} in {(result.ms / 1000).toFixed(1)} s, judged by{' '}
+        {METRIC_LABELS[metric]}
+        {runMetric && runMetric !== metric ? ' (changed after the run; recomputed here)' : ''}.
+      </p>
+      {recs.length > 0 ? <Recommendations recs={recs} /> : <p className="eval-note">The run measured no points.</p>}
+      <Suspense fallback={<p className="eval-note">Drawing the charts…</p>}>
+        <EvalCharts points={result.points} recs={recs} metric={metric} />
+      </Suspense>
+      <BestTable recs={recs} metric={metric} />
+      <Exports result={result} recs={recs} />
+      <QuestionDrill result={result} recs={recs} />
+    </section>
+  );
+}

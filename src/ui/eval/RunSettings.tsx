@@ -1,0 +1,160 @@
+import { useId, type ReactNode } from 'react';
+import type { MetricName } from '../../core/eval/sweep';
+import { STRATEGIES, type RetrieverName, type StrategyName } from '../../core/retrieve/params';
+import { cancelEvaluation, runEvaluation } from '../../state/controller';
+import { useCorpus, useEval } from '../../state/stores';
+import { plural } from '../results/format';
+import { METRIC_LABELS, RETRIEVERS, RETRIEVER_LABELS, RUN_METRICS, STRATEGY_WORDS, estimatePoints, parseBudgets, runSpec } from './analysis';
+import { toggle, useEvalSettings, type EvalSettings } from './settings';
+
+const set = (change: Partial<EvalSettings>) => useEvalSettings.setState(change);
+
+function Check({ label, checked, disabled, onChange, hint }: { label: string; checked: boolean; disabled?: boolean; onChange: (on: boolean) => void; hint?: ReactNode }) {
+  return (
+    <label className={`eval-check${disabled ? ' disabled' : ''}`}>
+      <input type="checkbox" checked={checked} disabled={disabled} onChange={(e) => onChange(e.currentTarget.checked)} />
+      <span>
+        {label}
+        {hint && <span className="eval-check-hint"> {hint}</span>}
+      </span>
+    </label>
+  );
+}
+
+function Progress() {
+  const progress = useEval((s) => s.progress);
+  const label = !progress
+    ? 'Starting…'
+    : `${progress.phase === 'embed' ? 'Embedding the corpus' : 'Measuring questions'}${progress.pass ? ` (${progress.pass})` : ''}: ${progress.done.toLocaleString('en')} / ${progress.total.toLocaleString('en')}`;
+  return (
+    <div className="eval-progress">
+      <progress aria-label="Evaluation progress" max={progress?.total || 1} value={progress ? progress.done : undefined} />
+      <span className="small" aria-live="polite">
+        {label}
+      </span>
+      <button type="button" className="danger" onClick={() => cancelEvaluation()}>
+        Cancel
+      </button>
+    </div>
+  );
+}
+
+/** Step 2: what to sweep, its size, and the run with progress and cancel. */
+export function RunSettings() {
+  const s = useEvalSettings();
+  const evalSet = useEval((x) => x.set);
+  const running = useEval((x) => x.running);
+  const runError = useEval((x) => x.runError);
+  const embedder = useCorpus((x) => x.status?.embedder);
+  const reranker = useCorpus((x) => x.status?.reranker);
+  const budgetsId = useId();
+  const budgetsErrId = useId();
+  const metricId = useId();
+  const available = { embedder: embedder?.state === 'ready', reranker: reranker?.state === 'ready' };
+  const parsed = parseBudgets(s.budgetsText);
+  const spec = runSpec({ ...s, budgets: parsed.budgets ?? [] }, available);
+  const points = parsed.budgets ? estimatePoints(spec) : 0;
+  const problem = !evalSet
+    ? 'Import a labelled set first.'
+    : !spec.strategies.length
+      ? 'Choose at least one strategy.'
+      : !spec.retrievers.length
+        ? 'Choose at least one retriever.'
+        : parsed.error
+          ? 'Fix the budgets.'
+          : null;
+  const embedderNote =
+    embedder?.state === 'loading' ? 'the embedding model is loading' : embedder?.state === 'failed' ? 'the embedding model failed to load' : 'no embedding model is loaded';
+  const run = () => {
+    if (problem) return;
+    void runEvaluation(spec);
+  };
+  return (
+    <section className="eval-step" aria-labelledby="eval-run-title">
+      <h2 id="eval-run-title">2 · Run settings</h2>
+      <div className="eval-settings">
+        <fieldset>
+          <legend>Strategies</legend>
+          {STRATEGIES.map((st: StrategyName) => (
+            <Check key={st} label={STRATEGY_WORDS[st]} checked={s.strategies.includes(st)} onChange={(on) => set({ strategies: toggle(s.strategies, st, on) })} />
+          ))}
+        </fieldset>
+        <fieldset>
+          <legend>Retrievers</legend>
+          {RETRIEVERS.map((r: RetrieverName) => (
+            <Check
+              key={r}
+              label={RETRIEVER_LABELS[r]}
+              checked={s.retrievers.includes(r) && (r === 'bm25' || available.embedder)}
+              disabled={r !== 'bm25' && !available.embedder}
+              onChange={(on) => set({ retrievers: toggle(s.retrievers, r, on) })}
+            />
+          ))}
+          {!available.embedder && <p className="eval-hint">Vector and hybrid need an embedding model: {embedderNote} (see Models).</p>}
+        </fieldset>
+        <fieldset>
+          <legend>Sweep</legend>
+          <Check label="Window sizes 0–5 × 0–5" checked={s.windows} onChange={(on) => set({ windows: on })} />
+          <Check label="Merge thresholds 0.1–0.9" checked={s.thresholds} onChange={(on) => set({ thresholds: on })} />
+          <Check label="RRF c × weights" checked={s.rrfGrid} onChange={(on) => set({ rrfGrid: on })} hint="(× 25 hybrid cost)" />
+          <Check label="Headers off and on" checked={s.headers} onChange={(on) => set({ headers: on })} hint="(embeds twice)" />
+          <Check
+            label="Rerank off and on"
+            checked={s.rerank && available.reranker}
+            disabled={!available.reranker}
+            onChange={(on) => set({ rerank: on })}
+            hint={available.reranker ? undefined : '(load a reranker)'}
+          />
+          <p className="eval-hint">Dimensions not swept use the current parameters.</p>
+        </fieldset>
+        <fieldset>
+          <legend>Budgets and metric</legend>
+          <div className="eval-field">
+            <label htmlFor={budgetsId}>Budgets (tokens)</label>
+            <input
+              id={budgetsId}
+              type="text"
+              inputMode="numeric"
+              value={s.budgetsText}
+              aria-invalid={parsed.error ? true : undefined}
+              aria-describedby={parsed.error ? budgetsErrId : undefined}
+              onChange={(e) => set({ budgetsText: e.currentTarget.value })}
+            />
+            {parsed.error && (
+              <span id={budgetsErrId} className="eval-field-error">
+                {parsed.error}
+              </span>
+            )}
+          </div>
+          <div className="eval-field">
+            <label htmlFor={metricId}>Metric</label>
+            <select id={metricId} value={s.metric} onChange={(e) => set({ metric: e.currentTarget.value as MetricName })}>
+              {RUN_METRICS.map((m) => (
+                <option key={m} value={m}>
+                  {METRIC_LABELS[m]}
+                </option>
+              ))}
+            </select>
+          </div>
+        </fieldset>
+      </div>
+      <div className="eval-run">
+        <button type="button" className="primary" disabled={Boolean(problem) || running} onClick={run}>
+          Run evaluation
+        </button>
+        <span className="small" aria-label="Estimate">
+          {parsed.budgets ? `${plural(points, 'point')}` : '–'}
+          {evalSet && parsed.budgets ? ` × ${plural(evalSet.questions, 'question')}` : ''}
+          {spec.headers && parsed.budgets ? ' (two header passes)' : ''}
+          {problem && !running ? ` · ${problem}` : ''}
+        </span>
+      </div>
+      {running && <Progress />}
+      {runError && (
+        <p className="eval-error" role="alert">
+          {runError}
+        </p>
+      )}
+    </section>
+  );
+}
