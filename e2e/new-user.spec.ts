@@ -13,7 +13,7 @@ const ORIGIN = 'http://127.0.0.1:4173';
 const samples = resolve(import.meta.dirname, '../public/samples');
 const file = (name: string, mimeType: string) => ({ name, mimeType, buffer: readFileSync(resolve(samples, name)) });
 
-const COLUMNS = ['Sentence hits', 'Sentence windows', 'Auto-merged parents', 'Hybrid RRF', 'Reranked', 'Naive chunks'];
+const COLUMNS = ['Sentence hits', 'Sentence windows', 'Auto-merged parents', 'Adaptive windows', 'Relevant segments', 'Hybrid RRF', 'Reranked', 'Naive chunks'];
 
 let step = 0;
 async function shot(page: Page, info: TestInfo, name: string): Promise<void> {

@@ -546,3 +546,43 @@ describe('RetrievalEngine.enclosingNode', () => {
     expect(e.enclosingNode(top.start, top.end)).toBeNull();
   });
 });
+
+describe('adaptive windows and relevant segments in the engine', () => {
+  it('RSE hands over segments within the budget, inside one document each, with their value', async () => {
+    const sets = readSquad(squadJson, { limitDocs: 2 });
+    const e = new RetrievalEngine({ embedder });
+    e.addDocuments(sets.docs);
+    await e.embedUnits('leaf');
+    for (const q of sets.questions.slice(0, 15)) {
+      const [r] = await e.search(q.question, ['rse'], { retriever: 'hybrid', topK: 30, budgetTokens: 512 });
+      expect(r!.totalTokens).toBeLessThanOrEqual(512);
+      for (const b of r!.blocks) {
+        expect(b.provenance.segment!.value).toBeGreaterThanOrEqual(0.5);
+        expect(b.provenance.segment!.retrieved).toBeGreaterThanOrEqual(1);
+        expect(b.provenance.segment!.units).toBeLessThanOrEqual(15);
+        expect(e.corpus.sentences[b.sentences.end - 1]!.doc).toBe(b.doc);
+        expect(b.hits.length).toBeGreaterThan(0);
+      }
+      const ranges = r!.blocks.map((b) => [b.sentences.start, b.sentences.end]).sort((a, b) => a[0]! - b[0]!);
+      for (let i = 1; i < ranges.length; i++) expect(ranges[i]![0]!).toBeGreaterThanOrEqual(ranges[i - 1]![1]!);
+    }
+  });
+
+  it('adaptive windows use vector similarity when vectors exist, word overlap otherwise, and say why they stopped', async () => {
+    const q = set.questions[3]!.question;
+    const [withVectors] = await engine.search(q, ['adaptive'], { retriever: 'vector', topK: 5, budgetTokens: 256, adaptive: { threshold: 0.2, maxBefore: 4, maxAfter: 4, policy: 'query' } });
+    expect(withVectors!.blocks[0]!.provenance.adaptive!.relevance).toBe('vector');
+    const bm25Only = new RetrievalEngine();
+    bm25Only.addDocuments(set.docs);
+    const [withWords] = await bm25Only.search(q, ['adaptive'], { retriever: 'bm25', topK: 5, budgetTokens: 256 });
+    for (const b of withWords!.blocks) {
+      const a = b.provenance.adaptive!;
+      expect(a.relevance).toBe('words');
+      expect(['threshold', 'edge', 'budget', 'max']).toContain(a.stopped.before);
+      expect(['threshold', 'edge', 'budget', 'max']).toContain(a.stopped.after);
+      expect(a.before).toBeLessThanOrEqual(5);
+      expect(a.after).toBeLessThanOrEqual(5);
+    }
+    expect(withWords!.totalTokens).toBeLessThanOrEqual(256);
+  });
+});

@@ -17,6 +17,9 @@ import {
 } from './retrieve/params';
 import { reciprocalRankFusion, type RankedList } from './retrieve/rrf';
 import { expandWindows } from './retrieve/window';
+import { adaptiveWindows } from './retrieve/adaptive';
+import { bestSegments, unitValue } from './retrieve/rse';
+import { words } from './segment/words';
 import { detectLanguage } from './segment/language';
 import { ApproxTokenCounter, type TokenCounter } from './segment/tokens';
 import { appendDocument, boundaryGroups, emptyCorpus, type Corpus } from './structure/corpus';
@@ -512,15 +515,26 @@ export class RetrievalEngine {
   }
 
   /** Turns candidates into a strategy's blocks: pure and synchronous (sliders call this). */
-  blocks(strategy: StrategyName, cands: Candidate[], p: RetrievalParams): ContextBlock[] {
+  blocks(strategy: StrategyName, cands: Candidate[], p: RetrievalParams, query = ''): ContextBlock[] {
     const budget = p.budgetTokens;
     const kind = STRATEGY_UNIT[strategy];
+    const bound = (i: number): [number, number] => {
+      if (p.window.bySection) return [this.groupStart[i]!, this.groupEnd[i]!];
+      const d = this.corpus.sentences[i]!.doc;
+      return [this.corpus.docStarts[d]!, this.corpus.docStarts[d + 1]!];
+    };
+    if (strategy === 'adaptive') {
+      const { relevance, source } = this.sentenceRelevance(query, p.adaptive.policy);
+      return adaptiveWindows(cands, p.adaptive, relevance, bound, this.blockCost, budget).map((w) => {
+        const best = [...w.hits].sort((a, b) => b.score - a.score)[0]!;
+        return this.block('adaptive', w.start, w.end, w.hits, w.score, {
+          adaptive: { before: best.id - w.start, after: w.end - 1 - best.id, stopped: w.stopped, relevance: source },
+          ...(w.hits.length > 1 ? { hits: w.hits.length } : {}),
+        });
+      });
+    }
+    if (strategy === 'rse') return this.rseBlocks(cands, p);
     if (strategy === 'window') {
-      const bound = (i: number): [number, number] => {
-        if (p.window.bySection) return [this.groupStart[i]!, this.groupEnd[i]!];
-        const d = this.corpus.sentences[i]!.doc;
-        return [this.corpus.docStarts[d]!, this.corpus.docStarts[d + 1]!];
-      };
       return expandWindows(cands, p.window, bound, this.blockCost, budget).map((w) =>
         this.block('window', w.start, w.end, w.hits, w.score, {
           window: { before: p.window.before, after: p.window.after, shrunk: w.shrunk },
@@ -589,6 +603,87 @@ export class RetrievalEngine {
     return out;
   }
 
+  /**
+   * How relevant each sentence is to the query, for adaptive windows: the cosine of the
+   * sentence's vector with the query's (and the hit's, with policy query+hit) when both
+   * exist, else the share of the query's words the sentence contains.
+   */
+  private sentenceRelevance(query: string, policy: 'query' | 'query+hit'): { relevance: (i: number, hit: number) => number; source: 'vector' | 'words' } {
+    const idx = this.vectors.get(this.variantKey('sentence'));
+    const q = this.queryVectors.get(query);
+    if (idx && q) {
+      const cos = (a: Float32Array, b: Float32Array) => {
+        let s = 0;
+        for (let j = 0; j < a.length; j++) s += a[j]! * b[j]!;
+        return s;
+      };
+      const toQuery = (i: number) => (i < idx.size ? cos(q, idx.vector(i)) : 0);
+      if (policy === 'query') return { relevance: toQuery, source: 'vector' };
+      return { relevance: (i, hit) => (toQuery(i) + (i < idx.size && hit < idx.size ? cos(idx.vector(hit), idx.vector(i)) : 0)) / 2, source: 'vector' };
+    }
+    const lang = this.corpus.docs[0]?.language ?? 'en';
+    const qWords = new Set(words(query, lang));
+    const cache = new Map<number, number>();
+    const overlap = (i: number) => {
+      let v = cache.get(i);
+      if (v === undefined) {
+        const s = this.corpus.sentences[i]!;
+        const w = new Set(words(s.text, this.corpus.docs[s.doc]!.language));
+        let n = 0;
+        for (const x of qWords) if (w.has(x)) n++;
+        cache.set(i, (v = qWords.size ? n / qWords.size : 0));
+      }
+      return v;
+    };
+    return { relevance: policy === 'query' ? overlap : (i, hit) => (overlap(i) + overlap(hit)) / 2, source: 'words' };
+  }
+
+  /**
+   * Relevant segment extraction over leaves: the documents of the top results form the
+   * meta-document, each leaf gets dsRAG's value from its rank and its relevance (its score
+   * over the best score), and the best segments within the budget become blocks.
+   */
+  private rseBlocks(cands: Candidate[], p: RetrievalParams): ContextBlock[] {
+    if (!cands.length) return [];
+    const r = p.rse;
+    const maxScore = Math.max(...cands.map((c) => c.score), 1e-12);
+    const rankOf = new Map(cands.map((c, i) => [c.id, { rank: i, relevance: Math.max(0, c.score) / maxScore, cand: c }]));
+    const docs: number[] = [];
+    for (const c of cands.slice(0, r.topKForDocumentSelection)) {
+      const d = this.hierarchy.nodes[this.hierarchy.leaves[c.id]!]!.doc;
+      if (!docs.includes(d)) docs.push(d);
+    }
+    const ranges = this.unitRangesByDoc('leaf');
+    const meta: number[] = []; // meta index → leaf id
+    const splits: number[] = [];
+    for (const d of docs) {
+      if (meta.length) splits.push(meta.length);
+      const [a, b] = ranges[d]!;
+      for (let leaf = a; leaf < b; leaf++) meta.push(leaf);
+    }
+    const values = meta.map((leaf) => {
+      const hit = rankOf.get(leaf);
+      return hit ? unitValue(hit.rank, hit.relevance, r) : unitValue(null, 0, r);
+    });
+    const span = (start: number, end: number) => {
+      const first = this.hierarchy.nodes[this.hierarchy.leaves[meta[start]!]!]!;
+      const last = this.hierarchy.nodes[this.hierarchy.leaves[meta[end - 1]!]!]!;
+      return [first.start, last.end] as const;
+    };
+    const cost = (start: number, end: number) => this.blockCost(...span(start, end));
+    return bestSegments(values, splits, r, cost, p.budgetTokens).map((seg) => {
+      const [s, e] = span(seg.start, seg.end);
+      const inside = meta.slice(seg.start, seg.end).filter((leaf) => rankOf.has(leaf));
+      const hitCands = inside.map((leaf) => rankOf.get(leaf)!.cand).sort((a, b) => b.score - a.score);
+      const hitSentences = inside.flatMap((leaf) => {
+        const n = this.hierarchy.nodes[this.hierarchy.leaves[leaf]!]!;
+        return Array.from({ length: n.end - n.start }, (_, i) => n.start + i);
+      });
+      const extra = { segment: { value: seg.value, units: seg.end - seg.start, retrieved: inside.length } };
+      return this.block('rse', s, e, hitCands.length ? hitCands : [cands[0]!], seg.value, extra, hitSentences);
+    });
+  }
+
   private provenance(unit: Provenance['unit'], hits: Candidate[], extra: Partial<Provenance>): Provenance {
     const best = hits[0]!;
     return {
@@ -627,7 +722,7 @@ export class RetrievalEngine {
       hits: hitSentences ?? ordered.map((h) => h.id).sort((a, b) => a - b),
       score,
       tokens: this.blockCost(start, end),
-      provenance: this.provenance(strategy === 'automerge' ? 'leaf' : 'sentence', ordered, extra),
+      provenance: this.provenance(strategy === 'automerge' || strategy === 'rse' ? 'leaf' : 'sentence', ordered, extra),
     };
   }
 
@@ -641,7 +736,7 @@ export class RetrievalEngine {
     }
     return strategies.map((s) => {
       const { candidates, notes } = byKind.get(STRATEGY_UNIT[s])!;
-      const blocks = this.blocks(s, candidates, p);
+      const blocks = this.blocks(s, candidates, p, query);
       return { strategy: s, retriever: p.retriever, blocks, totalTokens: blocks.reduce((n, b) => n + b.tokens, 0), candidates: candidates.length, notes };
     });
   }

@@ -127,6 +127,10 @@ export interface Provenance {
   rerank?: { score: number; before: number };
   /** Several hits whose windows overlapped were merged into this block. */
   hits?: number;
+  /** Adaptive window: how far it grew each side and why it stopped. */
+  adaptive?: { before: number; after: number; stopped: { before: 'threshold' | 'edge' | 'budget' | 'max'; after: 'threshold' | 'edge' | 'budget' | 'max' }; relevance: 'vector' | 'words' };
+  /** Relevant segment extraction: the segment's summed value, its length and retrieved units inside. */
+  segment?: { value: number; units: number; retrieved: number };
 }
 
 /** What a strategy hands to the LLM: a range of one document, with provenance. */

@@ -80,6 +80,8 @@ export function columnsFor(base: RetrieverName): ColumnSpec[] {
     { id: 'sentence', label: `Sentence hits · ${name}`, strategy: 'sentence', retriever: base, rerank: false },
     { id: 'window', label: `Sentence windows · ${name}`, strategy: 'window', retriever: base, rerank: false },
     { id: 'automerge', label: `Auto-merged parents · ${name}`, strategy: 'automerge', retriever: base, rerank: false },
+    { id: 'adaptive', label: `Adaptive windows · ${name}`, strategy: 'adaptive', retriever: base, rerank: false },
+    { id: 'rse', label: `Relevant segments (RSE) · ${name}`, strategy: 'rse', retriever: base, rerank: false },
     { id: 'hybrid', label: 'Hybrid RRF · windows', strategy: 'window', retriever: 'hybrid', rerank: false },
     { id: 'reranked', label: 'Reranked · hybrid windows', strategy: 'window', retriever: 'hybrid', rerank: true },
     { id: 'naive', label: `Naive chunks · ${name} (baseline)`, strategy: 'naive', retriever: base, rerank: false },

@@ -35,7 +35,7 @@ export interface DocSummary {
   embedded: { done: number; total: number };
 }
 
-export type ColumnId = 'sentence' | 'window' | 'automerge' | 'hybrid' | 'reranked' | 'naive';
+export type ColumnId = 'sentence' | 'window' | 'automerge' | 'adaptive' | 'rse' | 'hybrid' | 'reranked' | 'naive';
 
 export interface ColumnSpec {
   id: ColumnId;

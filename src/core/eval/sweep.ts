@@ -5,7 +5,7 @@
  * cheap, pure block building — so a 36-point window grid costs little more than one run.
  */
 import type { RetrievalEngine } from '../engine';
-import { STRATEGY_UNIT, retrievalParams, type RetrievalParams, type RetrieverName, type StrategyName } from '../retrieve/params';
+import { STRATEGIES, STRATEGY_UNIT, retrievalParams, type RetrievalParams, type RetrieverName, type StrategyName } from '../retrieve/params';
 import type { EvalSet } from './dataset';
 import { judged, meanMetrics, scoreQuestion, type Metrics } from './metrics';
 import { strategyParams, type EvalRow } from './run-eval';
@@ -33,7 +33,7 @@ export function defaultSweep(partial: Partial<SweepSpec> = {}): SweepSpec {
   const windows: { before: number; after: number }[] = [];
   for (let b = 0; b <= 5; b++) for (let a = 0; a <= 5; a++) windows.push({ before: b, after: a });
   return {
-    strategies: ['naive', 'sentence', 'window', 'automerge'],
+    strategies: [...STRATEGIES],
     retrievers: ['bm25', 'vector', 'hybrid'],
     budgets: [256, 512],
     windows,
@@ -117,7 +117,7 @@ export async function sweep(
             for (const sp of strategyPoints(s, spec)) {
               for (const budget of spec.budgets) {
                 const p = retrievalParams({ ...base, ...sp, budgetTokens: budget });
-                const blocks = engine.blocks(s, c.candidates, p);
+                const blocks = engine.blocks(s, c.candidates, p, q.question);
                 const key = JSON.stringify([s, r, rp, rerank, sp, budget]);
                 let a = acc.get(key);
                 if (!a) {

@@ -4,9 +4,11 @@ import { DEFAULT_NAIVE, type NaiveChunkParams } from '../structure/naive-chunks'
 import { DEFAULT_MERGE, type MergeParams } from './automerge';
 import type { MetadataFilter } from './filters';
 import { DEFAULT_WINDOW, type WindowParams } from './window';
+import { DEFAULT_ADAPTIVE, type AdaptiveParams } from './adaptive';
+import { RSE_PRESETS, type RseParams } from './rse';
 
 /** The strategies, each a column in the app and a row in an evaluation. */
-export const STRATEGIES = ['naive', 'sentence', 'window', 'automerge'] as const;
+export const STRATEGIES = ['naive', 'sentence', 'window', 'automerge', 'adaptive', 'rse'] as const;
 export type StrategyName = (typeof STRATEGIES)[number];
 
 export const STRATEGY_LABELS: Record<StrategyName, string> = {
@@ -14,11 +16,13 @@ export const STRATEGY_LABELS: Record<StrategyName, string> = {
   sentence: 'Sentence hits',
   window: 'Sentence windows',
   automerge: 'Auto-merged parents',
+  adaptive: 'Adaptive windows',
+  rse: 'Relevant segments (RSE)',
 };
 
 /** What each strategy retrieves before expanding or merging. */
 export type UnitKind = 'sentence' | 'leaf' | 'chunk';
-export const STRATEGY_UNIT: Record<StrategyName, UnitKind> = { naive: 'chunk', sentence: 'sentence', window: 'sentence', automerge: 'leaf' };
+export const STRATEGY_UNIT: Record<StrategyName, UnitKind> = { naive: 'chunk', sentence: 'sentence', window: 'sentence', automerge: 'leaf', adaptive: 'sentence', rse: 'leaf' };
 
 export type RetrieverName = 'bm25' | 'vector' | 'hybrid';
 
@@ -44,6 +48,8 @@ export interface RetrievalParams {
   budgetTokens: number | null;
   window: WindowParams & { bySection: boolean };
   merge: MergeParams;
+  adaptive: AdaptiveParams;
+  rse: RseParams;
   rrf: { c: number; weights: { bm25: number; vector: number } };
   rerank: { enabled: boolean; topN: number };
   filters: MetadataFilter;
@@ -62,6 +68,8 @@ export const DEFAULT_RETRIEVAL: RetrievalParams = {
   budgetTokens: null,
   window: { ...DEFAULT_WINDOW, bySection: false },
   merge: { ...DEFAULT_MERGE },
+  adaptive: { ...DEFAULT_ADAPTIVE },
+  rse: { ...RSE_PRESETS.balanced },
   rrf: { c: 60, weights: { bm25: 0.5, vector: 0.5 } },
   rerank: { enabled: false, topN: 20 },
   filters: {},
@@ -83,6 +91,16 @@ export function validateRetrieval(p: RetrievalParams): void {
   wholeNumber('window.before', p.window.before);
   wholeNumber('window.after', p.window.after);
   finite('merge.threshold', p.merge.threshold, 0, 1);
+  finite('adaptive.threshold', p.adaptive.threshold, -1, 1);
+  wholeNumber('adaptive.maxBefore', p.adaptive.maxBefore);
+  wholeNumber('adaptive.maxAfter', p.adaptive.maxAfter);
+  if (p.adaptive.policy !== 'query' && p.adaptive.policy !== 'query+hit') throw new RangeError(`adaptive.policy must be query or query+hit`);
+  wholeNumber('rse.maxLength', p.rse.maxLength, 1);
+  wholeNumber('rse.overallMaxLength', p.rse.overallMaxLength, 1);
+  finite('rse.minimumValue', p.rse.minimumValue, -1e6);
+  finite('rse.irrelevantChunkPenalty', p.rse.irrelevantChunkPenalty);
+  finite('rse.decayRate', p.rse.decayRate, 1e-9);
+  wholeNumber('rse.topKForDocumentSelection', p.rse.topKForDocumentSelection, 1);
   finite('rrf.c', p.rrf.c);
   finite('rrf.weights.bm25', p.rrf.weights.bm25);
   finite('rrf.weights.vector', p.rrf.weights.vector);
@@ -96,6 +114,8 @@ export function retrievalParams(p: Partial<RetrievalParams> = {}): RetrievalPara
     ...p,
     window: { ...DEFAULT_RETRIEVAL.window, ...p.window },
     merge: { ...DEFAULT_RETRIEVAL.merge, ...p.merge },
+    adaptive: { ...DEFAULT_RETRIEVAL.adaptive, ...p.adaptive },
+    rse: { ...DEFAULT_RETRIEVAL.rse, ...p.rse },
     rrf: { ...DEFAULT_RETRIEVAL.rrf, ...p.rrf, weights: { ...DEFAULT_RETRIEVAL.rrf.weights, ...p.rrf?.weights } },
     rerank: { ...DEFAULT_RETRIEVAL.rerank, ...p.rerank },
     filters: { ...p.filters },

@@ -16,6 +16,8 @@ const BLOCK_WORDS: Record<StrategyName, string> = {
   window: 'the sentence window',
   automerge: 'the leaf chunk, or the parent it was merged into',
   naive: 'the fixed-size chunk',
+  adaptive: 'the adaptive window',
+  rse: 'the relevant segment',
 };
 
 /** The opened block in its document: its section, what the strategy hands over, and the retrieved sentences. */

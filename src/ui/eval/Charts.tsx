@@ -20,7 +20,7 @@ import { PlotFigure } from './PlotFigure';
 
 const WIDTH = 430;
 const RETRIEVER_COLORS: Record<RetrieverName, string> = { bm25: '#1f5fbf', vector: '#d9730d', hybrid: '#2e8b57' };
-const STRATEGY_COLORS: Record<StrategyName, string> = { naive: '#8a8f98', sentence: '#e0a100', window: '#1f5fbf', automerge: '#7b4fc4' };
+const STRATEGY_COLORS: Record<StrategyName, string> = { naive: '#8a8f98', sentence: '#e0a100', window: '#1f5fbf', automerge: '#7b4fc4', adaptive: '#2e8b57', rse: '#c0392b' };
 const budgetLabel = (b: unknown) => `${String(b)} tokens`;
 
 function retrieverScale(retrievers: RetrieverName[]): Plot.ScaleOptions {

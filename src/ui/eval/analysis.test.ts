@@ -66,7 +66,7 @@ describe('runSpec and estimatePoints', () => {
   it('matches sweepSize for the default grid (1 + 1 + 36 + 9 strategy points × 3 retrievers × 2 budgets)', () => {
     const spec = runSpec(choice, { embedder: true, reranker: false });
     expect(estimatePoints(spec)).toBe(47 * 3 * 2);
-    expect(estimatePoints(spec)).toBe(sweepSize(defaultSweep({ rrfC: [60], bm25Weights: [0.5] })));
+    expect(estimatePoints(spec)).toBe(sweepSize(defaultSweep({ strategies: spec.strategies, rrfC: [60], bm25Weights: [0.5] })));
   });
   it('multiplies hybrid by 25 with the RRF grid, and everything by 2 for headers and rerank', () => {
     const base = runSpec(choice, { embedder: true, reranker: true });

@@ -28,6 +28,8 @@ export const STRATEGY_WORDS: Record<StrategyName, string> = {
   sentence: 'sentence hits',
   window: 'sentence windows',
   automerge: 'auto-merged parents',
+  adaptive: 'adaptive windows',
+  rse: 'relevant segments (RSE)',
 };
 
 export const RETRIEVERS: RetrieverName[] = ['bm25', 'vector', 'hybrid'];

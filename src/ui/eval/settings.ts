@@ -4,7 +4,7 @@
  */
 import { create } from 'zustand';
 import type { MetricName } from '../../core/eval/sweep';
-import type { RetrieverName, StrategyName } from '../../core/retrieve/params';
+import { STRATEGIES, type RetrieverName, type StrategyName } from '../../core/retrieve/params';
 
 export interface EvalSettings {
   strategies: StrategyName[];

@@ -95,6 +95,13 @@ export function provenanceParts(p: Provenance, tokens: number): string[] {
     parts.push(before === after ? `window ±${before}` : `window −${before}/+${after}`);
     if (p.window.shrunk) parts.push('shrunk to fit the budget');
   }
+  if (p.adaptive) {
+    const { before, after, stopped } = p.adaptive;
+    const why = (r: string) => ({ threshold: 'relevance fell below the threshold', edge: 'section or document edge', budget: 'budget', max: 'max size' })[r] ?? r;
+    parts.push(`grew −${before}/+${after} (by ${p.adaptive.relevance === 'vector' ? 'vector similarity' : 'word overlap'})`);
+    parts.push(stopped.before === stopped.after ? `stopped: ${why(stopped.before)}` : `stopped before: ${why(stopped.before)}; after: ${why(stopped.after)}`);
+  }
+  if (p.segment) parts.push(`segment value ${formatScore(p.segment.value)} · ${p.segment.units} leaves, ${p.segment.retrieved} retrieved`);
   if (p.hits !== undefined && p.hits > 1) parts.push(`${p.hits} hits merged`);
   if (p.rerank) parts.push(`rerank score ${formatScore(p.rerank.score)} (was #${p.rerank.before})`);
   parts.push(plural(tokens, 'token'));
