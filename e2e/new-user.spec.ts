@@ -70,6 +70,10 @@ test('a new user indexes three documents, compares every strategy, tunes, and fi
   await expect(column(page, 'Sentence hits').locator('mark').first()).toContainText(/nut/i);
   await expect(column(page, 'Hybrid RRF')).toContainText(/BM25 #\d/);
   await expect(column(page, 'Reranked')).toContainText(/rerank/i);
+  // Window coherence: similarity of the window's sentences to the question and to each other.
+  await expect(column(page, 'Sentence windows')).toContainText(/coherence: question -?\d\.\d{2}, sentences -?\d\.\d{2}/);
+  await expect(column(page, 'Adaptive windows')).toContainText(/grew −\d+\/\+\d+ \(by vector similarity\)/);
+  await expect(column(page, 'Relevant segments')).toContainText(/segment value \d/);
   await shot(page, info, 'columns');
 
   // Widening the window hands over more sentences around the same hit: no re-embedding.

@@ -586,3 +586,20 @@ describe('adaptive windows and relevant segments in the engine', () => {
     expect(withWords!.totalTokens).toBeLessThanOrEqual(256);
   });
 });
+
+describe('RetrievalEngine.blockCoherence', () => {
+  it('is the mean cosine with the query and among the sentences, and falls as unrelated sentences join', async () => {
+    const q = set.questions[0]!.question;
+    await engine.search(q, ['sentence'], { retriever: 'vector', topK: 1 });
+    const [r] = await engine.search(q, ['sentence'], { retriever: 'vector', topK: 1 });
+    const hit = r!.blocks[0]!.sentences.start;
+    const alone = engine.blockCoherence(hit, hit + 1, q)!;
+    expect(alone.toQuery).toBeCloseTo(r!.blocks[0]!.score, 5);
+    expect(alone.internal).toBeNull();
+    const wide = engine.blockCoherence(Math.max(0, hit - 10), hit + 10, q)!;
+    expect(wide.toQuery).toBeLessThan(alone.toQuery);
+    expect(wide.internal).toBeGreaterThan(-1);
+    expect(wide.internal).toBeLessThan(1);
+    expect(new RetrievalEngine().blockCoherence(0, 1, q)).toBeNull();
+  });
+});

@@ -226,6 +226,32 @@ export class RetrievalEngine {
     return node ?? null;
   }
 
+  /**
+   * How coherent a block is (seed: the information content of a window): the mean cosine
+   * of its sentences with the query, and the mean pairwise cosine among them, from the
+   * sentence vectors. Null without vectors for all its sentences. Pairs are sampled
+   * evenly above 40 sentences so a long parent stays cheap.
+   */
+  blockCoherence(start: number, end: number, query: string): { toQuery: number; internal: number | null } | null {
+    const idx = this.vectors.get(this.variantKey('sentence'));
+    const q = this.queryVectors.get(query);
+    if (!idx || !q || end > idx.size) return null;
+    const step = Math.max(1, Math.ceil((end - start) / 40));
+    const ids: number[] = [];
+    for (let i = start; i < end; i += step) ids.push(i);
+    const dot = (a: Float32Array, b: Float32Array) => {
+      let s = 0;
+      for (let j = 0; j < a.length; j++) s += a[j]! * b[j]!;
+      return s;
+    };
+    const toQuery = ids.reduce((s, i) => s + dot(q, idx.vector(i)), 0) / ids.length;
+    if (ids.length < 2) return { toQuery, internal: null };
+    let sum = 0;
+    let n = 0;
+    for (let a = 0; a < ids.length; a++) for (let b = a + 1; b < ids.length; b++) (sum += dot(idx.vector(ids[a]!), idx.vector(ids[b]!))), n++;
+    return { toQuery, internal: sum / n };
+  }
+
   /** The text a unit is indexed and embedded as (its header first, when headers are on). */
   unitText(kind: UnitKind, id: number): string {
     const u = this.unit(kind, id);

@@ -511,12 +511,12 @@ export class Lab {
     for (const column of columns) {
       const p = { ...base, retriever: column.retriever, rerank: { ...base.rerank, enabled: column.rerank } };
       const [r] = await this.engine.search(query, [column.strategy], p);
-      out.push({ column, result: { ...r!, blocks: r!.blocks.map((b) => this.view(b)) } });
+      out.push({ column, result: { ...r!, blocks: r!.blocks.map((b) => this.view(b, query)) } });
     }
     return { columns: out, ms: performance.now() - t0 };
   }
 
-  private view(b: ContextBlock): BlockView {
+  private view(b: ContextBlock, query?: string): BlockView {
     const c = this.engine.corpus;
     const doc = c.docs[b.doc]!;
     const first = c.sentences[b.sentences.start]!;
@@ -526,8 +526,10 @@ export class Lab {
       .map((s) => [Math.max(0, s.start - b.start), Math.min(b.end - b.start, s.end - b.start)] as [number, number])
       .filter(([a, z]) => z > a);
     const parent = this.engine.enclosingNode(b.sentences.start, b.sentences.end);
+    const coherence = query ? this.engine.blockCoherence(b.sentences.start, b.sentences.end, query) : null;
     return {
       ...b,
+      ...(coherence ? { coherence } : {}),
       ...(parent ? { parent: { start: c.sentences[parent.start]!.start, end: c.sentences[parent.end - 1]!.end, level: parent.level, tokens: parent.tokens } } : {}),
       docId: doc.id,
       docTitle: doc.title,

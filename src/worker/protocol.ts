@@ -54,6 +54,8 @@ export interface BlockView extends ContextBlock {
   pageEnd?: number;
   /** Character spans of the retrieved sentences, relative to block.text. */
   hitSpans: [number, number][];
+  /** Mean similarity of the block's sentences to the query and to each other (needs sentence vectors). */
+  coherence?: { toQuery: number; internal: number | null };
   /** The chunk-tree node around the block (character span in the document), when there is one. */
   parent?: { start: number; end: number; level: number; tokens: number };
 }

@@ -55,6 +55,13 @@ export const BlockCard = memo(function BlockCard({ block, column, rank, selected
         {provenance.map((p, i) => (
           <span key={i}> · {p}</span>
         ))}
+        {block.coherence && (
+          <span className="block-coherence" title="mean cosine of the block's sentences with the question, and with each other: noise shows as these fall while the window grows">
+            {' '}
+            · coherence: question {block.coherence.toQuery.toFixed(2)}
+            {block.coherence.internal !== null && `, sentences ${block.coherence.internal.toFixed(2)}`}
+          </span>
+        )}
       </footer>
     </article>
   );
