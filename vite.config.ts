@@ -11,6 +11,35 @@ const isolation = {
 };
 
 /**
+ * What the page may load and connect to: its own origin, and the Hugging Face hub (and its
+ * file CDN) for models the user chooses to download. No inline scripts; WebAssembly may be
+ * compiled (ONNX Runtime, voy); ONNX Runtime's threads are blob: workers.
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "worker-src 'self' blob:",
+  "connect-src 'self' blob: data: https://huggingface.co https://*.huggingface.co https://*.hf.co",
+  "img-src 'self' data: blob:",
+  "style-src 'self' 'unsafe-inline'",
+  "font-src 'self' data:",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'none'",
+].join('; ');
+
+/** The policy as a <meta> in built pages (static hosts cannot send headers); dev keeps Vite's inline helpers. */
+function contentSecurityPolicy(): Plugin {
+  return {
+    name: 'rag-lab:csp',
+    apply: 'build',
+    transformIndexHtml(html) {
+      return html.replace('<meta charset="UTF-8" />', `<meta charset="UTF-8" />\n    <meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}" />`);
+    },
+  };
+}
+
+/**
  * public/models/rag-lab/ holds the generated TEST models (served in dev); they never ship in
  * a deployed build, except when the e2e tests build with RAG_LAB_TEST_MODELS=1.
  */
@@ -39,10 +68,11 @@ function dropTestModels(): Plugin {
 export default defineConfig({
   // Relative asset paths: the built folder works from any static host and sub-path.
   base: './',
-  plugins: [react(), wasm(), dropTestModels()],
+  plugins: [react(), wasm(), dropTestModels(), contentSecurityPolicy()],
   worker: { format: 'es', plugins: () => [wasm()] },
   optimizeDeps: { exclude: ['@huggingface/transformers', 'voy-search'] },
   server: { headers: isolation },
-  preview: { headers: isolation },
+  // Preview also sends the policy as a header, which covers the worker's own requests too.
+  preview: { headers: { ...isolation, 'Content-Security-Policy': CONTENT_SECURITY_POLICY } },
   build: { target: 'es2022' },
 });

@@ -5,6 +5,7 @@
 import type { RetrievalParams, StructureParams } from '../core/retrieve/params';
 import type { BlockView, ColumnSpec, EvalPointQuery, EvalRunSpec, IndexBackend, ModelChoice, Progress } from '../worker/protocol';
 import { isolationStatus } from '../browser/isolation';
+import { sizeProblem } from '../core/documents/load';
 import { columnsFor, useCorpus, useEval, useModels, useResults, useView } from './stores';
 import { decodeView, encodeView, type ViewState } from './url-state';
 import { WorkerClient, WorkerError, type Pending } from './worker-client';
@@ -23,18 +24,8 @@ function worker(): WorkerClient {
 
 /** Starts the worker, restores the saved corpus and parameters, applies the URL, loads models. */
 export async function startLab(options: { fresh?: boolean } = {}): Promise<void> {
-  client = new WorkerClient();
-  client.onStatus((status) => {
-    useCorpus.setState({ status });
-    // New vectors arrived: refresh the columns, at most once a second.
-    const covered = status.embedding.coverage.sentence.done + status.embedding.coverage.leaf.done + status.embedding.coverage.chunk.done;
-    if (covered !== lastCoverage) {
-      lastCoverage = covered;
-      scheduleResearch(1000);
-    }
-  });
-  const { status, params } = await client.request('init', { options: WorkerClient.initOptions(isolationStatus().threads, options.fresh) }).promise;
-  useCorpus.setState({ status });
+  // #faults turns on fault injection for the robustness tests, for the first worker only.
+  const { status, params } = await connect(options.fresh, location.hash === '#faults');
   // The URL wins over what was saved: a shared link shows what its sender saw.
   const saved = params && typeof params === 'string' ? params : '';
   const fromUrl = location.search.length > 1 ? location.search : saved;
@@ -44,6 +35,50 @@ export async function startLab(options: { fresh?: boolean } = {}): Promise<void>
   writeUrl(view);
   void loadModels(view);
   if (view.query) void search();
+}
+
+/**
+ * A new worker, initialised from what is persisted. When a worker crashes it is replaced
+ * the same way: the documents indexed so far come back from storage, models are loaded
+ * again, and the files of the interrupted drop are offered for a retry.
+ */
+async function connect(fresh = false, faults = false): Promise<{ status: import('../worker/protocol').WorkerStatus; params: unknown }> {
+  client = new WorkerClient();
+  client.onCrash((message) => void recover(message));
+  client.onStatus((status) => {
+    useCorpus.setState({ status });
+    // New vectors arrived: refresh the columns, at most once a second.
+    const covered = status.embedding.coverage.sentence.done + status.embedding.coverage.leaf.done + status.embedding.coverage.chunk.done;
+    if (covered !== lastCoverage) {
+      lastCoverage = covered;
+      scheduleResearch(1000);
+    }
+  });
+  const result = await client.request('init', { options: WorkerClient.initOptions(isolationStatus().threads, fresh, faults) }).promise;
+  useCorpus.setState({ status: result.status });
+  return result;
+}
+
+let batch: File[] = [];
+
+async function recover(message: string): Promise<void> {
+  const { files } = useCorpus.getState();
+  const failed = batch.filter((f) => files[f.name]?.stage !== 'done' && files[f.name]?.stage !== 'failed' && files[f.name]?.stage !== 'duplicate');
+  useCorpus.setState((s) => ({
+    indexing: false,
+    retry: failed,
+    problems: [...s.problems, `${message}. It was restarted; the documents indexed before are kept.${failed.length ? ` Not indexed: ${failed.map((f) => f.name).join(', ')}.` : ''}`],
+    files: Object.fromEntries(Object.entries(s.files).filter(([, p]) => p.stage === 'done' || p.stage === 'failed' || p.stage === 'duplicate')),
+  }));
+  await connect();
+  void loadModels(useView.getState().view);
+}
+
+/** Tries the files of an interrupted drop again. */
+export function retryFailed(): void {
+  const files = useCorpus.getState().retry;
+  useCorpus.setState({ retry: [] });
+  void addFiles(files);
 }
 
 async function loadModels(view: ViewState): Promise<void> {
@@ -120,6 +155,12 @@ export function setModel(role: 'embedder' | 'reranker', choice: ModelChoice | nu
 /** Adds files; each reports parse → split, then embedding shows per document. */
 export async function addFiles(files: File[]): Promise<void> {
   if (!files.length) return;
+  // Too-large files are refused here, before they are read into memory.
+  const tooLarge = files.map((f) => sizeProblem(f.name, f.size)).filter((p): p is string => p !== null);
+  files = files.filter((f) => sizeProblem(f.name, f.size) === null);
+  if (tooLarge.length) useCorpus.setState((s) => ({ problems: [...s.problems, ...tooLarge] }));
+  if (!files.length) return;
+  batch = files;
   const payload = await Promise.all(files.map(async (f) => ({ name: f.name, bytes: await f.arrayBuffer(), lastModified: f.lastModified })));
   useCorpus.setState({ indexing: true, files: Object.fromEntries(files.map((f, i) => [f.name, { kind: 'file', file: f.name, stage: 'parse', index: i, total: files.length }])) });
   const pending = worker().request(
@@ -137,7 +178,10 @@ export async function addFiles(files: File[]): Promise<void> {
     if (r.cancelled) problems.push('Indexing was cancelled; the documents added so far are kept.');
     useCorpus.setState((s) => ({ problems: [...s.problems, ...problems] }));
   } catch (e) {
-    useCorpus.setState((s) => ({ problems: [...s.problems, (e as Error).message] }));
+    // A crash is reported once, by recover(), with what was kept and what can be retried.
+    if (!(client?.crashed || (e instanceof WorkerError && e.message.startsWith('the worker stopped')))) {
+      useCorpus.setState((s) => ({ problems: [...s.problems, (e as Error).message] }));
+    }
   } finally {
     indexing = null;
     useCorpus.setState({ indexing: false });

@@ -26,9 +26,11 @@ interface CorpusState {
   /** Messages about files that could not be added (kept until dismissed). */
   problems: string[];
   indexing: boolean;
+  /** Files that were being indexed when the worker stopped: they can be tried again. */
+  retry: File[];
 }
 
-export const useCorpus = create<CorpusState>(() => ({ status: null, files: {}, problems: [], indexing: false }));
+export const useCorpus = create<CorpusState>(() => ({ status: null, files: {}, problems: [], indexing: false, retry: [] }));
 
 /** Everything that describes the view: question, retrieval and structure parameters, models. */
 interface ViewStore {

@@ -30,14 +30,23 @@ export class WorkerClient {
   private nextId = 1;
   private readonly pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void; onProgress?: (p: Progress) => void }>();
   private readonly statusListeners = new Set<(s: WorkerStatus) => void>();
+  private readonly crashListeners = new Set<(message: string) => void>();
+  crashed = false;
 
   constructor() {
     this.worker = new Worker(new URL('../worker/worker.ts', import.meta.url), { type: 'module', name: 'rag-lab' });
     this.worker.onmessage = (e: MessageEvent) => this.receive(e.data);
+    // An uncaught error leaves the worker in an unknown state: it is ended and replaced.
     this.worker.onerror = (e) => {
-      const err = new WorkerError(`the worker stopped: ${e.message || 'unknown error'}`);
+      e.preventDefault();
+      if (this.crashed) return;
+      this.crashed = true;
+      const message = `the worker stopped: ${e.message || 'unknown error'}`;
+      this.worker.terminate();
+      const err = new WorkerError(message);
       for (const p of this.pending.values()) p.reject(err);
       this.pending.clear();
+      for (const l of this.crashListeners) l(message);
     };
   }
 
@@ -67,14 +76,18 @@ export class WorkerClient {
     return { promise, cancel: () => this.worker.postMessage({ tag: PROTOCOL_TAG, id: this.nextId++, type: 'cancel', target: id }) };
   }
 
+  onCrash(listener: (message: string) => void): void {
+    this.crashListeners.add(listener);
+  }
+
   onStatus(listener: (s: WorkerStatus) => void): () => void {
     this.statusListeners.add(listener);
     return () => this.statusListeners.delete(listener);
   }
 
   /** Where the worker finds models and ONNX Runtime, relative to this page (any sub-path). */
-  static initOptions(threads: number, fresh = false): InitOptions {
+  static initOptions(threads: number, fresh = false, faults = false): InitOptions {
     const abs = (u: string) => new URL(u, document.baseURI).href;
-    return { modelsUrl: abs('./models/'), ortWasm: { mjs: abs(ortMjs), wasm: abs(ortWasm) }, threads, pdfWorkerUrl: abs(pdfWorkerUrl), voyWasm: abs(voyWasm), fresh };
+    return { modelsUrl: abs('./models/'), ortWasm: { mjs: abs(ortMjs), wasm: abs(ortWasm) }, threads, pdfWorkerUrl: abs(pdfWorkerUrl), voyWasm: abs(voyWasm), fresh, faults };
   }
 }

@@ -131,7 +131,10 @@ export class Lab {
 
   private async init(options: InitOptions): Promise<Results['init']> {
     this.options = options;
-    // ONNX Runtime's wasm is self-hosted: nothing is fetched from a CDN.
+    // ONNX Runtime's wasm is self-hosted: nothing is fetched from a CDN. transformers.js's
+    // wasm cache would re-import ORT's loader from a blob: URL, which the page's CSP
+    // (script-src 'self') forbids; ORT loads it from its own URL instead.
+    env.useWasmCache = false;
     const onnx = env.backends.onnx as { wasm?: { wasmPaths?: unknown; numThreads?: number } };
     if (onnx.wasm) {
       onnx.wasm.wasmPaths = { ...options.ortWasm };
@@ -215,6 +218,13 @@ export class Lab {
       }
       const total = files.length;
       emit({ kind: 'file', file: f.name, stage: 'parse', index, total });
+      if (this.options.faults && f.name.includes('__crash__')) {
+        // Simulated crash: an uncaught error, and this request never answers.
+        setTimeout(() => {
+          throw new Error(`simulated worker crash while indexing ${f.name}`);
+        }, 0);
+        await new Promise(() => undefined);
+      }
       let doc: Document;
       try {
         doc = await loadDocument({ name: f.name, bytes: new Uint8Array(f.bytes), ...(f.lastModified ? { lastModified: f.lastModified } : {}) });
@@ -231,6 +241,7 @@ export class Lab {
         continue;
       }
       result.added.push(this.summary(doc, this.docs.length - 1, this.engine.documentCoverage()));
+      await this.persistence.appendDocument(this.savedCorpus(), doc);
       emit({ kind: 'file', file: f.name, stage: 'done', index, total });
       this.scheduleStatus();
       // Let search requests in between files: results are usable while indexing goes on.
@@ -282,8 +293,12 @@ export class Lab {
     return this.status();
   }
 
+  private savedCorpus() {
+    return { docIds: this.docs.map((d) => d.id), structure: this.structure, model: this.embedder?.model ?? null };
+  }
+
   private async afterCorpusChange(): Promise<void> {
-    await this.persistence.saveCorpus({ docIds: this.docs.map((d) => d.id), structure: this.structure, model: this.embedder?.model ?? null }, this.docs);
+    await this.persistence.saveCorpus(this.savedCorpus(), this.docs);
     this.kickEmbedding();
     this.postStatus(this.status());
   }

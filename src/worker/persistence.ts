@@ -93,6 +93,16 @@ export class Persistence {
     });
   }
 
+  /** Keeps one more document at once, so a crash later in a drop loses nothing already indexed. */
+  async appendDocument(corpus: SavedCorpus, doc: Document): Promise<void> {
+    await this.write(async (db) => {
+      const tx = db.transaction(['docs', 'meta'], 'readwrite');
+      await tx.objectStore('docs').put(doc, doc.id);
+      await tx.objectStore('meta').put(corpus, 'corpus');
+      await tx.done;
+    });
+  }
+
   async saveVectors(sets: SavedVectors[]): Promise<void> {
     await this.write(async (db) => {
       const tx = db.transaction('vectors', 'readwrite');

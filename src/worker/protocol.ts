@@ -113,6 +113,11 @@ export interface InitOptions {
   voyWasm: string;
   /** Skip restoring the persisted corpus (tests, "clear"). */
   fresh?: boolean;
+  /**
+   * Fault injection for the robustness tests (the page's URL hash #faults): a file whose
+   * name contains "__crash__" makes the worker throw while indexing it.
+   */
+  faults?: boolean;
 }
 
 export interface InputFileMessage {

@@ -28,6 +28,11 @@ const EXTENSIONS: Record<string, DocumentFormat> = {
   txt: 'txt', text: 'txt', md: 'md', markdown: 'md', mdx: 'md', htm: 'html', html: 'html', xhtml: 'html', pdf: 'pdf',
 };
 
+/** Why a file of this size is refused, or null: checked before reading it, so a huge file never freezes the tab. */
+export function sizeProblem(name: string, size: number, max = DEFAULT_MAX_BYTES): string | null {
+  return size > max ? `${name}: the file is ${(size / 1048576).toFixed(1)} MB; the limit is ${(max / 1048576).toFixed(0)} MB` : null;
+}
+
 /** The format from the file's first bytes, then its extension. */
 export function detectFormat(name: string, bytes: Uint8Array): DocumentFormat | null {
   const head = new TextDecoder('latin1').decode(bytes.subarray(0, 1024));
@@ -47,9 +52,8 @@ export function detectFormat(name: string, bytes: Uint8Array): DocumentFormat | 
 export async function loadDocument(file: InputFile, options: LoadOptions = {}): Promise<Document> {
   const max = options.maxBytes ?? DEFAULT_MAX_BYTES;
   if (file.bytes.length === 0) throw new LoaderError('the file is empty', file.name);
-  if (file.bytes.length > max) {
-    throw new LoaderError(`the file is ${(file.bytes.length / 1048576).toFixed(1)} MB; the limit is ${(max / 1048576).toFixed(0)} MB`, file.name);
-  }
+  const tooLarge = sizeProblem(file.name, file.bytes.length, max);
+  if (tooLarge) throw new LoaderError(tooLarge.slice(file.name.length + 2), file.name);
   const format = detectFormat(file.name, file.bytes);
   if (!format) throw new LoaderError('unsupported file type (use .pdf, .md, .txt or .html)', file.name);
   const meta: DocumentMeta = { fileName: file.name, size: file.bytes.length, format };

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { addFiles, addText, cancelIndexing, clearCorpus, dismissProblems, loadSampleCorpus, setEmbedding } from '../../state/controller';
+import { addFiles, addText, cancelIndexing, clearCorpus, dismissProblems, loadSampleCorpus, retryFailed, setEmbedding } from '../../state/controller';
 import { useCorpus } from '../../state/stores';
 import { DocumentList } from './DocumentList';
 
@@ -11,6 +11,7 @@ export function CorpusPanel() {
   const [paste, setPaste] = useState('');
   const indexing = useCorpus((s) => s.indexing);
   const problems = useCorpus((s) => s.problems);
+  const retry = useCorpus((s) => s.retry);
   const hasDocs = useCorpus((s) => (s.status?.docs.length ?? 0) > 0);
   const embedding = useCorpus((s) => s.status?.embedding);
   return (
@@ -68,6 +69,11 @@ export function CorpusPanel() {
               <li key={i}>{p}</li>
             ))}
           </ul>
+          {retry.length > 0 && (
+            <button type="button" onClick={retryFailed}>
+              Retry {retry.length === 1 ? retry[0]!.name : `${retry.length} files`}
+            </button>
+          )}{' '}
           <button type="button" className="link" onClick={dismissProblems}>
             dismiss
           </button>

@@ -1,0 +1,59 @@
+import { expect, test } from '@playwright/test';
+
+const md = (name: string, body: string) => ({ name, mimeType: 'text/markdown', buffer: Buffer.from(`# ${name}\n\n${body}`) });
+
+test('the worker crashes mid-indexing: it is restarted, indexed documents are kept, the failed files can be retried', async ({ page }) => {
+  test.setTimeout(120_000);
+  // #faults: a file named __crash__ makes the first worker throw while indexing it.
+  await page.goto('/?em=none#faults');
+  await page.locator('input[type=file]').setInputFiles([
+    md('alpha.md', 'Alpha documents mention the word quokka.'),
+    md('beta.md', 'Beta documents mention the word axolotl.'),
+    md('__crash__.md', 'This file brings the worker down.'),
+    md('gamma.md', 'Gamma documents mention the word pangolin.'),
+  ]);
+  const alert = page.getByRole('alert');
+  await expect(alert).toContainText('the worker stopped', { timeout: 30_000 });
+  await expect(alert).toContainText('the documents indexed before are kept');
+  await expect(alert).toContainText('Not indexed: __crash__.md, gamma.md');
+  const list = page.getByRole('list', { name: 'Indexed documents' });
+  await expect(list.locator('li.doc:not(.pending)')).toHaveCount(2, { timeout: 30_000 });
+  await expect(list).toContainText('alpha.md');
+  await expect(list).toContainText('beta.md');
+
+  // The restarted worker answers questions over what was kept.
+  await page.getByLabel('Question').fill('axolotl');
+  await page.getByRole('button', { name: 'Ask' }).click();
+  await expect(page.getByRole('region', { name: /^Sentence hits/ }).locator('mark').first()).toContainText('axolotl');
+
+  // Retry: the new worker has no fault injection, so both files go in.
+  await page.getByRole('button', { name: 'Retry 2 files' }).click();
+  await expect(list.locator('li.doc:not(.pending)')).toHaveCount(4, { timeout: 30_000 });
+  await expect(list).toContainText('gamma.md');
+});
+
+test('a file over the size limit is refused before it is read, with the limit stated', async ({ page }) => {
+  await page.goto('/?em=none');
+  // 101 MB of zeros, made in the page: nothing this size is sent to the worker.
+  await page.evaluate(() => {
+    const input = document.querySelector('input[type=file]') as HTMLInputElement;
+    const dt = new DataTransfer();
+    dt.items.add(new File([new Uint8Array(101 * 1024 * 1024)], 'huge.txt', { type: 'text/plain' }));
+    dt.items.add(new File(['Small files still go in.'], 'small.txt', { type: 'text/plain' }));
+    input.files = dt.files;
+    input.dispatchEvent(new Event('change', { bubbles: true }));
+  });
+  await expect(page.getByRole('alert')).toContainText('huge.txt: the file is 101.0 MB; the limit is 100 MB');
+  await expect(page.getByRole('list', { name: 'Indexed documents' }).locator('li.doc:not(.pending)')).toHaveCount(1);
+});
+
+test('with a storage quota of one byte the app keeps working in memory and says persistence is off', async ({ page, context }) => {
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Storage.overrideQuotaForOrigin', { origin: 'http://127.0.0.1:4173', quotaSize: 1 });
+  await page.goto('/?em=none');
+  await page.locator('input[type=file]').setInputFiles([md('kept.md', 'Quolls are marsupials that live in Australia and New Guinea.')]);
+  await expect(page.getByRole('banner')).toContainText('Persistence is off (the browser storage quota is full): work is kept in memory only.', { timeout: 30_000 });
+  await page.getByLabel('Question').fill('Where do quolls live?');
+  await page.getByRole('button', { name: 'Ask' }).click();
+  await expect(page.getByRole('region', { name: /^Sentence hits/ }).locator('mark').first()).toContainText('Quolls');
+});
