@@ -57,7 +57,7 @@ test('a password-protected PDF is named and refused; the good file dropped with 
   await expect(indexed(page)).toContainText('tea.md');
   await indexingDone(page);
   await expect(docList(page).locator('li.doc.pending')).toHaveCount(0);
-  await ask(page, 'How is black tea made?');
+  await ask(page, 'Is black tea fully oxidised?');
   await expect(column(page, 'Sentence hits').locator('mark').first()).toContainText('Black tea is fully oxidised');
 });
 
@@ -132,8 +132,11 @@ test('the same file twice, in one drop and in a second one, is indexed once with
   await expect(problems(page).locator('li').nth(1)).toHaveText('planets.md: the same content is already in the corpus');
   await indexingDone(page);
   await expect(docList(page).locator('li.doc')).toHaveCount(1);
-  await ask(page, 'hottest planet');
-  await expect(column(page, 'Sentence hits').locator('article.block')).toHaveCount(1);
+  // The text is in the index once: one hit for its one sentence about Venus.
+  await ask(page, 'Which is the hottest planet, Venus?');
+  const hits = column(page, 'Sentence hits');
+  await expect(hits.locator('mark').first()).toHaveText('Venus is the hottest planet.');
+  await expect(hits.locator('article.block').filter({ hasText: 'Venus' })).toHaveCount(1);
 });
 
 test('a 10,000-character question is answered and the page does not freeze', async ({ page }) => {
@@ -207,20 +210,20 @@ test('a self-hosted model that is not there: the Models panel says so, and quest
   await expect(models.getByRole('status').first()).toContainText(/BM25 results are shown meanwhile: model files not found at .*foo\/bar/, { timeout: 60_000 });
   await drop(page, [TEA]);
   await expect(indexed(page)).toHaveCount(1);
-  await ask(page, 'How is black tea made?');
+  await ask(page, 'Is black tea fully oxidised?');
   const hits = column(page, 'Sentence hits');
   await expect(hits.locator('mark').first()).toContainText('Black tea is fully oxidised');
   await expect(hits).toContainText('BM25 results only');
   await expect(column(page, 'Hybrid RRF')).toContainText('BM25 results only');
 });
 
-/** 40 files, each with one unique word; two large ones early so that indexing takes a while. */
+/** 40 files, each with one unique word; two large ones so that indexing takes a while. */
 function cancelCorpus(): { files: Upload[]; tokens: string[] } {
   const tokens = Array.from({ length: 40 }, (_, i) => `zqcancel${i}x`);
   const para = (i: number) => `Paragraph ${i} of a long report describes routine maintenance of pumps, valves and filters in the plant. Inspections happen every week and findings are logged.\n\n`;
   const big = (i: number) => `# Large report ${i}\n\n${Array.from({ length: 12_000 }, (_, k) => para(k)).join('')}The unique word of this report is ${tokens[i]}.\n`;
   const files = tokens.map((_, i) =>
-    i === 1 || i === 3
+    i === 12 || i === 30
       ? md(`file-${String(i).padStart(2, '0')}.md`, big(i))
       : md(`file-${String(i).padStart(2, '0')}.md`, `# File ${i}\n\nThe unique word of file ${i} is ${tokens[i]}. Nothing else here matters.`),
   );
@@ -236,11 +239,12 @@ test('cancelling mid-indexing keeps a consistent corpus: what is listed is searc
   await indexingDone(page);
   // The only message is the cancellation's.
   await expect(problems(page).locator('li')).toHaveCount(1);
-  await expect(problems(page).locator('li')).toHaveText('Indexing was cancelled; the documents added so far are kept.');
+  await expect(problems(page).locator('li')).toHaveText(/^Indexing was cancelled; the documents added so far are kept\. Not added: \d+ files?\.$/);
   await expect(page.locator('.results-error')).toHaveCount(0);
 
   const listed = await indexed(page).locator('.doc-title').evaluateAll((els) => els.map((e) => e.getAttribute('title')!));
   expect(listed.length).toBeLessThan(40); // it really was cancelled mid-way
+  test.info().annotations.push({ type: 'listed after cancel', description: `${listed.length} of 40` });
   expect(new Set(listed).size).toBe(listed.length);
   const listedTokens = new Set(listed.map((name) => tokens[Number(/file-(\d+)\.md/.exec(name)![1])]!));
 
@@ -259,10 +263,7 @@ test('cancelling mid-indexing keeps a consistent corpus: what is listed is searc
   }
 });
 
-test.fail('after a cancel, files that were never reached do not stay listed as "parsing…"', async ({ page }) => {
-  // Known bug: addFiles (src/state/controller.ts) marks every dropped file 'parse' up front
-  // and never clears the entries the worker did not reach after a cancel, so DocumentList
-  // keeps showing them as pending "parsing…" forever.
+test('after a cancel, files that were never reached do not stay listed as "parsing…"', async ({ page }) => {
   test.setTimeout(120_000);
   await page.goto('/?em=none');
   await drop(page, cancelCorpus().files);
@@ -270,6 +271,7 @@ test.fail('after a cancel, files that were never reached do not stay listed as "
   await indexingDone(page);
   await expect(problems(page)).toContainText('Indexing was cancelled');
   await expect(docList(page).locator('li.doc.pending')).toHaveCount(0, { timeout: 5_000 });
+  await expect(problems(page)).toContainText(/Not added: \d+ files?\./);
 });
 
 test('nothing leaves the machine: no request carries document or question text, and none leaves 127.0.0.1', async ({ page, context }) => {
@@ -278,6 +280,7 @@ test('nothing leaves the machine: no request carries document or question text, 
   const QUESTION_MARKER = 'zq9question';
   const requests: { url: string; body: string }[] = [];
   const sockets: string[] = [];
+  const blocked: string[] = [];
   context.on('request', (r) => {
     let body = '';
     try {
@@ -288,6 +291,10 @@ test('nothing leaves the machine: no request carries document or question text, 
     requests.push({ url: r.url(), body });
   });
   page.on('websocket', (ws) => sockets.push(ws.url()));
+  // An attempt that the page's Content-Security-Policy stopped is still an attempt.
+  page.on('console', (m) => {
+    if (/Content Security Policy/i.test(m.text())) blocked.push(m.text());
+  });
 
   await page.goto('/?em=rag-lab/test-embedder~fp32~wasm~local');
   await expect(page.getByRole('region', { name: 'Models' }).getByText(/TEST MODEL — random vectors/)).toBeVisible({ timeout: 60_000 });
@@ -309,8 +316,9 @@ test('nothing leaves the machine: no request carries document or question text, 
   // The listener saw the worker's traffic (the model files), so an empty verdict means something.
   expect(requests.some((r) => r.url.includes('/models/rag-lab/test-embedder/'))).toBe(true);
   const leaks = requests.filter((r) => [DOC_MARKER, QUESTION_MARKER].some((m) => r.url.includes(m) || r.body.includes(m) || safeDecode(r.url).includes(m)));
-  expect(leaks, 'requests carrying document or question text').toEqual([]);
+  expect.soft(leaks, 'requests carrying document or question text').toEqual([]);
   const outside = requests.filter((r) => !r.url.startsWith(`${ORIGIN}/`) && !r.url.startsWith('blob:') && !r.url.startsWith('data:'));
-  expect(outside.map((r) => r.url), 'requests that left 127.0.0.1').toEqual([]);
-  expect(sockets).toEqual([]);
+  expect.soft(outside.map((r) => r.url), 'requests that left 127.0.0.1').toEqual([]);
+  expect.soft(blocked, 'connections refused by the Content-Security-Policy').toEqual([]);
+  expect.soft(sockets, 'web sockets').toEqual([]);
 });

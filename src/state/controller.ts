@@ -175,7 +175,13 @@ export async function addFiles(files: File[]): Promise<void> {
   try {
     const r = await pending.promise;
     const problems = [...r.errors.map((e) => e.message), ...r.duplicates.map((d) => `${d}: the same content is already in the corpus`)];
-    if (r.cancelled) problems.push('Indexing was cancelled; the documents added so far are kept.');
+    if (r.cancelled) {
+      // Files the worker never reached leave the list: they are not in the corpus.
+      const reached = useCorpus.getState().files;
+      const skipped = files.filter((f) => !['done', 'failed', 'duplicate'].includes(reached[f.name]?.stage ?? ''));
+      useCorpus.setState((s) => ({ files: Object.fromEntries(Object.entries(s.files).filter(([name]) => !skipped.some((f) => f.name === name))) }));
+      problems.push(`Indexing was cancelled; the documents added so far are kept.${skipped.length ? ` Not added: ${skipped.length} file${skipped.length === 1 ? '' : 's'}.` : ''}`);
+    }
     useCorpus.setState((s) => ({ problems: [...s.problems, ...problems] }));
   } catch (e) {
     // A crash is reported once, by recover(), with what was kept and what can be retried.

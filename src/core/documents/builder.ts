@@ -14,7 +14,8 @@ export class LoaderError extends Error {
 
 /** Collapses runs of whitespace (including soft line breaks) into single spaces. */
 export function collapseSpaces(text: string): string {
-  return text.replace(/[\s\u00a0]+/g, ' ').trim();
+  // Invisible format characters (zero-width space, word joiner, BOM) join rather than split.
+  return text.replace(/[\u200b\u2060\ufeff]/g, '').replace(/[\s\u00a0]+/g, ' ').trim();
 }
 
 /**

@@ -5,7 +5,8 @@ import { segments } from './segmenters';
  * ("Coração" → "coracao"), so a query typed without accents still matches.
  */
 export function normalizeTerm(term: string): string {
-  return term.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase().normalize('NFKC');
+  // Format characters (zero-width joiners and spaces) never change what a word is.
+  return term.normalize('NFKD').replace(/[\p{M}\p{Cf}]+/gu, '').toLowerCase().normalize('NFKC');
 }
 
 /**

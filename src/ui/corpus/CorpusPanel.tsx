@@ -14,6 +14,7 @@ export function CorpusPanel() {
   const retry = useCorpus((s) => s.retry);
   const hasDocs = useCorpus((s) => (s.status?.docs.length ?? 0) > 0);
   const embedding = useCorpus((s) => s.status?.embedding);
+  const embedderReady = useCorpus((s) => s.status?.embedder.state === 'ready');
   return (
     <section className="panel corpus" aria-label="Documents">
       <h2>Documents</h2>
@@ -54,7 +55,7 @@ export function CorpusPanel() {
           {indexing ? 'Cancel indexing' : 'Pause embedding'}
         </button>
       )}
-      {embedding?.paused && (
+      {embedding?.paused && embedderReady && (
         <p className="small">
           Embedding is paused: BM25 and the vectors made so far are used.{' '}
           <button type="button" className="link" onClick={() => void setEmbedding(true)}>
