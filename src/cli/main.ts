@@ -363,12 +363,8 @@ async function loadReranker(values: Values): Promise<Reranker | null> {
   }
 }
 
-async function cmdEval(values: Values): Promise<void> {
-  if (values.sweep) return cmdSweep(values);
-  const t0 = performance.now();
-  const params = retrieval(values, { topK: 50, budget: 512 }); // validated before any work
-  const budgetList = budgets(values, [512]);
-  const structureParams = structure(values);
+/** What eval and eval --sweep share: the set (limited), an engine holding its documents, the retrievers. */
+async function prepareEval(values: Values, structureParams: Partial<StructureParams>) {
   const strategies = list(values.strategies, STRATEGIES, 'strategies', STRATEGIES);
   const set = loadEvalSet(values);
   const limitQ = values['limit-questions'] !== undefined ? int(values['limit-questions'], 'limit-questions', 0) : 0;
@@ -378,30 +374,38 @@ async function cmdEval(values: Values): Promise<void> {
   if (!engine.embedder && retrievers.some((r) => r !== 'bm25')) throw new UsageError('--retriever vector/hybrid needs an embedder (not --embedder none)');
   // Keep only questions whose documents are in the (possibly limited) corpus.
   const ids = new Set(set.docs.map((d) => d.id));
-  set.questions = set.questions
-    .map((q) => ({ ...q, targets: q.targets.filter((t) => ids.has(t.doc)) }))
-    .filter((q) => q.targets.length > 0);
+  set.questions = set.questions.map((q) => ({ ...q, targets: q.targets.filter((t) => ids.has(t.doc)) })).filter((q) => q.targets.length > 0);
   engine.addDocuments(set.docs);
+  return { set, engine, strategies, retrievers: retrievers as RetrieverName[] };
+}
+
+function embedderLabel(engine: RetrievalEngine): string {
+  return engine.embedder ? `${engine.embedder.model}${engine.embedder.isTestModel ? ' (TEST MODEL: random word-piece vectors, no learned meaning)' : ''}` : 'none';
+}
+
+/** The --json output: exactly one object, one result per row or sweep point. */
+function printJson(set: EvalSet, engine: RetrievalEngine, rows: EvalRow[]): void {
+  const results = rows.map((r) => ({ strategy: r.strategy, params: r.params, budgetTokens: r.budgetTokens, metrics: r.metrics }));
+  process.stdout.write(JSON.stringify({ dataset: set.name, questions: set.questions.length, embedder: embedderLabel(engine), results }) + '\n');
+}
+
+async function cmdEval(values: Values): Promise<void> {
+  if (values.sweep) return cmdSweep(values);
+  const t0 = performance.now();
+  const params = retrieval(values, { topK: 50, budget: 512 }); // validated before any work
+  const budgetList = budgets(values, [512]);
+  const { set, engine, strategies, retrievers } = await prepareEval(values, structure(values));
   if (retrievers.some((r) => r !== 'bm25')) await embedAll(engine, unitKinds(strategies), false);
   const rows: EvalRow[] = [];
   for (const budgetTokens of budgetList) {
-    for (const retriever of retrievers as RetrieverName[]) {
+    for (const retriever of retrievers) {
       const bar = new ProgressBar(`eval ${retriever}${budgetList.length > 1 ? ` @${budgetTokens}` : ''}`);
       rows.push(...(await evaluate(engine, set, strategies, { ...params, retriever, budgetTokens }, (p) => bar.update(p.done, p.total))));
     }
   }
   const seconds = (performance.now() - t0) / 1000;
-  const embedderName = engine.embedder ? `${engine.embedder.model}${engine.embedder.isTestModel ? ' (TEST MODEL: random word-piece vectors, no learned meaning)' : ''}` : 'none';
-  if (values.json) {
-    const out = {
-      dataset: set.name,
-      questions: set.questions.length,
-      embedder: embedderName,
-      results: rows.map((r) => ({ strategy: r.strategy, params: r.params, budgetTokens: r.budgetTokens, metrics: r.metrics })),
-    };
-    process.stdout.write(JSON.stringify(out) + '\n');
-    return;
-  }
+  const embedderName = embedderLabel(engine);
+  if (values.json) return printJson(set, engine, rows);
   const c = engine.corpus;
   console.log(`dataset ${set.name}: ${c.docs.length} documents, ${c.sentences.length} sentences, ${set.questions.length} questions${set.skipped.length ? ` (${set.skipped.length} rows skipped)` : ''}`);
   console.log(`embedder ${embedderName} · tokens counted with ${c.tokenizer} · budget ${budgetList.map((b) => b ?? 'none').join(', ')} tokens · top-k ${params.topK}`);
@@ -449,18 +453,8 @@ async function cmdSweep(values: Values): Promise<void> {
   const budgetList = budgets(values, [256, 512]);
   if (budgetList.includes(null)) throw new UsageError('--sweep compares strategies at equal budgets: give --budget TOKENS[,TOKENS…]');
   const metric = list(values.metric, METRICS, 'metric', ['answerInContext'])[0]!;
-  const structureParams = structure(values);
-  const strategies = list(values.strategies, STRATEGIES, 'strategies', STRATEGIES);
-  const set = loadEvalSet(values);
-  const limitQ = values['limit-questions'] !== undefined ? int(values['limit-questions'], 'limit-questions', 0) : 0;
-  if (limitQ) set.questions = set.questions.slice(0, limitQ);
-  const engine = await makeEngine(values, structureParams);
+  const { set, engine, strategies, retrievers } = await prepareEval(values, structure(values));
   engine.reranker = await loadReranker(values);
-  const retrievers = list(values.retriever, ['bm25', 'vector', 'hybrid'] as const, 'retriever', engine.embedder ? ['bm25', 'vector', 'hybrid'] : ['bm25']);
-  if (!engine.embedder && retrievers.some((r) => r !== 'bm25')) throw new UsageError('--retriever vector/hybrid needs an embedder (not --embedder none)');
-  const ids = new Set(set.docs.map((d) => d.id));
-  set.questions = set.questions.map((q) => ({ ...q, targets: q.targets.filter((t) => ids.has(t.doc)) })).filter((q) => q.targets.length > 0);
-  engine.addDocuments(set.docs);
   const spec = defaultSweep({ strategies, retrievers: [...retrievers], budgets: budgetList as number[], topK: base.topK, rerank: engine.reranker ? [false, true] : [false] });
   const points: SweepPoint[] = [];
   for (const headers of values['sweep-headers'] ? [false, true] : [engine.structure.headers.enabled]) {
@@ -470,17 +464,8 @@ async function cmdSweep(values: Values): Promise<void> {
     points.push(...(await sweep(engine, set, spec, { onProgress: (p) => bar.update(p.done, p.total) })));
   }
   const seconds = (performance.now() - t0) / 1000;
-  const embedderName = engine.embedder ? `${engine.embedder.model}${engine.embedder.isTestModel ? ' (TEST MODEL: random word-piece vectors, no learned meaning)' : ''}` : 'none';
-  if (values.json) {
-    const out = {
-      dataset: set.name,
-      questions: set.questions.length,
-      embedder: embedderName,
-      results: points.map((r) => ({ strategy: r.strategy, params: r.params, budgetTokens: r.budgetTokens, metrics: r.metrics })),
-    };
-    process.stdout.write(JSON.stringify(out) + '\n');
-    return;
-  }
+  const embedderName = embedderLabel(engine);
+  if (values.json) return printJson(set, engine, points);
   console.log(`sweep on ${set.name}: ${engine.corpus.docs.length} documents, ${set.questions.length} questions, ${points.length} points · embedder ${embedderName} · best by ${metric}`);
   for (const rec of recommend(points, metric)) {
     const b = rec.best;
