@@ -68,18 +68,8 @@ export function parseBudgets(text: string): { budgets: number[]; error: null } |
   return { budgets: [...new Set(out)].sort((a, b) => a - b), error: null };
 }
 
-/** What the user ticked in the run settings. */
-export interface RunChoice {
-  strategies: StrategyName[];
-  retrievers: RetrieverName[];
-  budgets: number[];
-  windows: boolean;
-  thresholds: boolean;
-  rrfGrid: boolean;
-  headers: boolean;
-  rerank: boolean;
-  metric: MetricName;
-}
+/** What the user ticked in the run settings: a run spec without the view's current parameters. */
+export type RunChoice = Omit<EvalRunSpec, 'current'>;
 
 /** Which models are ready (vector retrieval needs an embedder, rerank a reranker). */
 export interface Availability {
