@@ -40,11 +40,6 @@ export class FlatIndex implements VectorIndex {
     this.count += n;
   }
 
-  /** A copy of all stored rows (for saving). */
-  rows(): Float32Array {
-    return this.data.slice(0, this.count * this.dim);
-  }
-
   /** The stored (normalised) vector of `id`: a view, not a copy. */
   vector(id: number): Float32Array {
     return this.data.subarray(id * this.dim, (id + 1) * this.dim);

@@ -21,7 +21,7 @@ export interface EvalSettings {
 }
 
 export const DEFAULT_EVAL_SETTINGS: EvalSettings = {
-  strategies: ['naive', 'sentence', 'window', 'automerge'],
+  strategies: [...STRATEGIES],
   retrievers: ['bm25', 'vector', 'hybrid'],
   budgetsText: '256, 512',
   windows: true,
