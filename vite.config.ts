@@ -11,15 +11,20 @@ const isolation = {
 };
 
 /**
- * What the page may load and connect to: its own origin, and the Hugging Face hub (and its
- * file CDN) for models the user chooses to download. No inline scripts; WebAssembly may be
- * compiled (ONNX Runtime, voy); ONNX Runtime's threads are blob: workers.
+ * What the page may load and connect to: its own origin, the Hugging Face hub (and its file
+ * CDN) for models the user chooses to download, and the OpenAI-compatible endpoint the user
+ * types in for generation — any https host, or plain http on this machine only (Ollama, LM
+ * Studio, llama.cpp). Endpoints cannot be listed in advance, and a meta policy cannot change
+ * at run time; the page itself connects nowhere until the user sets an endpoint and asks.
+ * Plain http to other machines stays refused: an https page could not reach it anyway
+ * (mixed content), and the text would travel unencrypted. No inline scripts; WebAssembly may
+ * be compiled (ONNX Runtime, voy); ONNX Runtime's threads are blob: workers.
  */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   "script-src 'self' 'wasm-unsafe-eval'",
   "worker-src 'self' blob:",
-  "connect-src 'self' blob: data: https://huggingface.co https://*.huggingface.co https://*.hf.co",
+  "connect-src 'self' blob: data: https://huggingface.co https://*.huggingface.co https://*.hf.co https: http://localhost:* http://127.0.0.1:*",
   "img-src 'self' data: blob:",
   "style-src 'self' 'unsafe-inline'",
   "font-src 'self' data:",

@@ -16,6 +16,7 @@ import {
   type UnitKind,
 } from './retrieve/params';
 import { reciprocalRankFusion, type RankedList } from './retrieve/rrf';
+import { fuseRankings, type FusedCandidate } from './retrieve/query-fusion';
 import { expandWindows } from './retrieve/window';
 import { adaptiveWindows } from './retrieve/adaptive';
 import { bestSegments, unitValue } from './retrieve/rse';
@@ -43,6 +44,16 @@ export interface StrategyResult {
   /** Why the result is what it is ("vector search unavailable: BM25 only", …). */
   notes: string[];
 }
+
+/** A strategy run on query fusion: the queries used (question first) and who found each block. */
+export interface FusedStrategyResult extends StrategyResult {
+  queries: string[];
+  /** Per block, the indices into `queries` whose retrieval found a unit inside it. */
+  foundBy: number[][];
+}
+
+/** LlamaIndex's fixed RRF constant for query fusion (the hybrid RRF c slider is not used). */
+const QUERY_FUSION_K = 60;
 
 /** A unit (sentence, leaf, naive chunk) as a sentence range and a character span. */
 interface UnitSpan {
@@ -749,6 +760,64 @@ export class RetrievalEngine {
       score,
       tokens: this.blockCost(start, end),
       provenance: this.provenance(strategy === 'automerge' || strategy === 'rse' ? 'leaf' : 'sentence', ordered, extra),
+    };
+  }
+
+  /**
+   * Query fusion (LlamaIndex QueryFusionRetriever, reciprocal_rerank): candidates for each
+   * query (the question first, then the LLM's variants), fused by RRF and cut to topK, as
+   * LlamaIndex cuts to similarity_top_k. Per-query results come from the candidate cache;
+   * notes are merged without repeats.
+   */
+  async fusedCandidates(queries: string[], kind: UnitKind, p: RetrievalParams): Promise<{ candidates: FusedCandidate[]; notes: string[] }> {
+    // One embedding batch for all queries instead of one model call each.
+    if (p.retriever !== 'bm25') await this.embedQueries(queries);
+    const lists: { query: string; candidates: Candidate[] }[] = [];
+    const notes: string[] = [];
+    for (const query of queries) {
+      const r = await this.candidates(query, kind, p);
+      lists.push({ query, candidates: r.candidates });
+      for (const n of r.notes) if (!notes.includes(n)) notes.push(n);
+    }
+    return { candidates: fuseRankings(lists, QUERY_FUSION_K).slice(0, p.topK), notes };
+  }
+
+  /**
+   * Which queries found something inside a block: the union of `variants` of the fused
+   * candidates the block was built from (its hit sentences; for a naive chunk, its range).
+   */
+  foundBy(strategy: StrategyName, block: ContextBlock, cands: readonly FusedCandidate[]): number[] {
+    const kind = STRATEGY_UNIT[strategy];
+    const hits = new Set(block.hits);
+    const found = new Set<number>();
+    for (const c of cands) {
+      const u = this.unit(kind, c.id);
+      let inside = false;
+      if (kind === 'chunk') inside = u.doc === block.doc && u.start === block.sentences.start && u.end === block.sentences.end;
+      else for (let i = u.start; i < u.end && !inside; i++) inside = hits.has(i);
+      if (inside) c.variants.forEach((r, q) => r !== null && found.add(q));
+    }
+    return [...found].sort((a, b) => a - b);
+  }
+
+  /**
+   * Runs one strategy on query-fused candidates. Blocks are judged against the original
+   * question (queries[0]): adaptive windows grow by relevance to it, not to a variant.
+   */
+  async searchFused(queries: string[], strategy: StrategyName, params: Partial<RetrievalParams> = {}): Promise<FusedStrategyResult> {
+    const p = retrievalParams(params);
+    if (!queries.length) throw new Error('query fusion needs at least the question');
+    const { candidates, notes } = await this.fusedCandidates(queries, STRATEGY_UNIT[strategy], p);
+    const blocks = this.blocks(strategy, candidates, p, queries[0]);
+    return {
+      strategy,
+      retriever: p.retriever,
+      blocks,
+      totalTokens: blocks.reduce((n, b) => n + b.tokens, 0),
+      candidates: candidates.length,
+      notes,
+      queries: [...queries],
+      foundBy: blocks.map((b) => this.foundBy(strategy, b, candidates)),
     };
   }
 

@@ -3,9 +3,10 @@
  * progress and cancel, searches on every parameter change, the document view.
  */
 import type { RetrievalParams, StructureParams } from '../core/retrieve/params';
-import type { BlockView, ColumnSpec, EvalPointQuery, EvalRunSpec, IndexBackend, ModelChoice, Progress } from '../worker/protocol';
+import type { BlockView, ColumnResult, ColumnSpec, EvalPointQuery, EvalRunSpec, IndexBackend, ModelChoice, Progress } from '../worker/protocol';
 import { isolationStatus } from '../browser/isolation';
 import { sizeProblem } from '../core/documents/load';
+import { fusionVariants, useGeneration } from './generation';
 import { columnsFor, useCorpus, useEval, useModels, useResults, useView } from './stores';
 import { decodeView, encodeView, type ViewState } from './url-state';
 import { WorkerClient, WorkerError, type Pending } from './worker-client';
@@ -258,13 +259,26 @@ export async function search(): Promise<void> {
   useResults.setState({ searching: true });
   try {
     const columns: ColumnSpec[] = columnsFor(view.retrieval.retriever);
-    const r = await worker().request('search', { query: view.query, params: view.retrieval, columns }).promise;
+    // Query fusion: the generator's variants of this question, once written (then search again).
+    const asked = view.query.trim();
+    const variants = fusionVariants(asked, () => {
+      if (useView.getState().view.query.trim() === asked) void search();
+    });
+    const r = await worker().request('search', { query: view.query, params: view.retrieval, columns, ...(variants ? { variants } : {}) }).promise;
     if (seq !== searchSeq) return;
-    useResults.setState({ columns: r.columns, ms: r.ms, error: null, searching: false });
+    useResults.setState({ columns: withFusionState(r.columns, asked), ms: r.ms, error: null, searching: false });
   } catch (e) {
     if (seq !== searchSeq) return;
     useResults.setState({ error: e instanceof WorkerError ? e.message : String(e), searching: false });
   }
+}
+
+/** The fusion column says what the generator is doing with the question, in place of the worker's generic note. */
+function withFusionState(columns: ColumnResult[], asked: string): ColumnResult[] {
+  const f = useGeneration.getState().fusion;
+  if (!f || f.query !== asked || f.state === 'ready') return columns;
+  const note = f.state === 'writing' ? `Writing ${f.n} variants of the question with ${f.generator}…` : `Query fusion failed: ${f.error ?? 'no variants'}; this column stays empty.`;
+  return columns.map((c) => (c.column.fusion ? { ...c, result: { ...c.result, notes: [note] } } : c));
 }
 
 /** Opens a block in the document view (the document's text comes from the worker once). */

@@ -6,6 +6,7 @@ import { ResultsView } from './results/ResultsView';
 import { EvalLab } from './eval/EvalLab';
 import { useTab } from '../state/stores';
 import { TopBar } from './TopBar';
+import { GeneratorPanel } from './generate/GeneratorPanel';
 
 export function App() {
   const tab = useTab((s) => s.tab);
@@ -17,6 +18,7 @@ export function App() {
           <CorpusPanel />
           <ModelPanel />
           <ParamsPanel />
+          <GeneratorPanel />
         </aside>
         <main className="main">
           <nav className="tabs" aria-label="Views">

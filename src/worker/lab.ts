@@ -3,7 +3,6 @@
  * the background embedding job and persistence. All heavy work happens here, off the
  * page's thread; the page only sends requests and renders what comes back.
  */
-import { env } from '@huggingface/transformers';
 import { LoaderError } from '../core/documents/builder';
 import { documentFromText, loadDocument } from '../core/documents/load';
 import { setPdfJsLoader, type PdfJs } from '../core/documents/pdf';
@@ -12,12 +11,14 @@ import { CrossEncoderReranker, type Reranker } from '../core/embed/reranker';
 import { TransformersEmbedder } from '../core/embed/transformers-embedder';
 import { setVoyWasmSource, VoyIndex } from '../core/index/voy-index';
 import { RetrievalEngine } from '../core/engine';
-import { retrievalParams, structureParams, type StructureParams, type UnitKind } from '../core/retrieve/params';
+import { retrievalParams, structureParams, type RetrievalParams, type StructureParams, type UnitKind } from '../core/retrieve/params';
+import { uniqueQueries } from '../core/retrieve/query-fusion';
 import { commonSection, sectionPath } from '../core/structure/corpus';
 import { headerKey } from '../core/structure/headers';
 import type { ContextBlock, Document } from '../core/types';
 import type { EvalSet } from '../core/eval/dataset';
 import { readEvalFiles, replayQuestion, runEvaluation, summarize } from './evaluation';
+import { configureModelSource, configureRuntime, describeLoadError, pickDevice } from './model-env';
 import { Persistence, type SavedVectors } from './persistence';
 import type {
   AddResult,
@@ -38,9 +39,8 @@ import type {
 } from './protocol';
 
 const KINDS: UnitKind[] = ['sentence', 'leaf', 'chunk'];
+const FUSION_NEEDS_GENERATOR = 'Query fusion needs an LLM to rewrite the question: choose a generator and a number of query-fusion variants in the Generator panel, then press Ask.';
 const MAX_VARIANTS = 2;
-const HUB_HOST = 'https://huggingface.co/';
-const HUB_PATH = '{model}/resolve/{revision}/';
 
 type Emit = (p: Progress) => void;
 
@@ -95,7 +95,7 @@ export class Lab {
       case 'setStructure':
         return this.setStructure(req.structure);
       case 'search':
-        return this.search(req.query, req.params, req.columns);
+        return this.search(req.query, req.params, req.columns, req.variants);
       case 'getDocument': {
         const d = this.docs.find((x) => x.id === req.docId);
         if (!d) throw new Error('that document is no longer in the corpus');
@@ -131,15 +131,7 @@ export class Lab {
 
   private async init(options: InitOptions): Promise<Results['init']> {
     this.options = options;
-    // ONNX Runtime's wasm is self-hosted: nothing is fetched from a CDN. transformers.js's
-    // wasm cache would re-import ORT's loader from a blob: URL, which the page's CSP
-    // (script-src 'self') forbids; ORT loads it from its own URL instead.
-    env.useWasmCache = false;
-    const onnx = env.backends.onnx as { wasm?: { wasmPaths?: unknown; numThreads?: number } };
-    if (onnx.wasm) {
-      onnx.wasm.wasmPaths = { ...options.ortWasm };
-      onnx.wasm.numThreads = options.threads;
-    }
+    configureRuntime(options.ortWasm, options.threads);
     setVoyWasmSource(async () => (await fetch(options.voyWasm)).arrayBuffer());
     setPdfJsLoader(async () => {
       const pdfjs = (await import('pdfjs-dist/legacy/build/pdf.mjs')) as unknown as PdfJs;
@@ -349,54 +341,6 @@ export class Lab {
 
   // ---- models ---------------------------------------------------------------------
 
-  private async configureSource(choice: ModelChoice): Promise<void> {
-    // Self-hosted models go through transformers.js's remote path with this site as the
-    // host: it then reads file sizes with HEAD/range requests and keeps files in the browser
-    // cache. (Its "local" path fetches each file whole twice and leaves the first body
-    // unread, which broke later downloads with "network error"; for http:// local paths it
-    // also misses tokenizers.)
-    env.allowLocalModels = false;
-    env.allowRemoteModels = true;
-    if (choice.source === 'local') {
-      const models = new URL(this.options.modelsUrl);
-      env.remoteHost = `${models.origin}/`;
-      env.remotePathTemplate = `${models.pathname.replace(/^\//, '')}{model}/`;
-    } else {
-      env.remoteHost = HUB_HOST;
-      env.remotePathTemplate = HUB_PATH;
-    }
-    if (choice.source === 'local') {
-      // A static server answers a missing file with its index.html: check for real JSON first.
-      const url = `${this.options.modelsUrl}${choice.model}/config.json`;
-      let ok = false;
-      try {
-        for (const file of ['config.json', 'tokenizer.json']) {
-          const r = await fetch(url.replace(/config\.json$/, file));
-          ok = r.ok && (await r.text()).trim().startsWith('{');
-          if (!ok) break;
-        }
-      } catch {
-        ok = false;
-      }
-      if (!ok) throw new Error(`model files not found at ${url.replace(/config\.json$/, '')} (download them with npm run models:download, or choose the Hugging Face hub)`);
-    }
-  }
-
-  private async device(choice: ModelChoice): Promise<'wasm' | 'webgpu'> {
-    if (choice.device !== 'webgpu') return 'wasm';
-    const gpu = (navigator as unknown as { gpu?: { requestAdapter(): Promise<unknown> } }).gpu;
-    const adapter = gpu ? await gpu.requestAdapter().catch(() => null) : null;
-    return adapter ? 'webgpu' : 'wasm';
-  }
-
-  private describeLoadError(e: unknown, choice: ModelChoice): string {
-    const msg = (e as Error)?.message ?? String(e);
-    if (/not found at/.test(msg)) return msg;
-    if (/Failed to fetch|NetworkError|fetch failed|ERR_/i.test(msg)) return `could not download ${choice.model} (offline, or the hub is blocked)`;
-    if (/Unexpected token|JSON/i.test(msg)) return `the server did not return model files for ${choice.model}`;
-    return `could not load ${choice.model}: ${msg.split('\n')[0]}`;
-  }
-
   private async loadEmbedder(choice: ModelChoice | null, emit: Emit): Promise<ModelStatus> {
     this.stopEmbedding();
     if (!choice) {
@@ -406,8 +350,8 @@ export class Lab {
       this.embedderStatus = { state: 'loading', model: choice.model };
       this.postStatus(this.status());
       try {
-        await this.configureSource(choice);
-        const device = await this.device(choice);
+        await configureModelSource(choice, this.options.modelsUrl);
+        const device = await pickDevice(choice.device);
         this.embedder = await TransformersEmbedder.load({
           model: choice.model,
           dtype: choice.dtype,
@@ -417,7 +361,7 @@ export class Lab {
         this.embedderStatus = { state: 'ready', model: choice.model, dim: this.embedder.dim, isTestModel: this.embedder.isTestModel };
       } catch (e) {
         this.embedder = null;
-        this.embedderStatus = { state: 'failed', model: choice.model, error: this.describeLoadError(e, choice) };
+        this.embedderStatus = { state: 'failed', model: choice.model, error: describeLoadError(e, choice.model) };
       }
     }
     this.variants.clear();
@@ -437,17 +381,17 @@ export class Lab {
       this.rerankerStatus = { state: 'loading', model: choice.model };
       this.postStatus(this.status());
       try {
-        await this.configureSource(choice);
+        await configureModelSource(choice, this.options.modelsUrl);
         this.reranker = await CrossEncoderReranker.load({
           model: choice.model,
           dtype: choice.dtype === 'q8' ? 'q8' : 'fp32',
-          device: await this.device(choice),
+          device: await pickDevice(choice.device),
           onLoadProgress: modelProgress('reranker', emit),
         });
         this.rerankerStatus = { state: 'ready', model: choice.model, isTestModel: choice.model.startsWith('rag-lab/') };
       } catch (e) {
         this.reranker = null;
-        this.rerankerStatus = { state: 'failed', model: choice.model, error: this.describeLoadError(e, choice) };
+        this.rerankerStatus = { state: 'failed', model: choice.model, error: describeLoadError(e, choice.model) };
       }
     }
     this.engine.reranker = this.reranker;
@@ -519,16 +463,50 @@ export class Lab {
 
   // ---- search -----------------------------------------------------------------------
 
-  private async search(query: string, rawParams: unknown, columns: ColumnSpec[]): Promise<Results['search']> {
+  private async search(query: string, rawParams: unknown, columns: ColumnSpec[], variants?: string[]): Promise<Results['search']> {
     const t0 = performance.now();
     const base = retrievalParams(rawParams as never);
     const out: ColumnResult[] = [];
     for (const column of columns) {
       const p = { ...base, retriever: column.retriever, rerank: { ...base.rerank, enabled: column.rerank } };
+      if (column.fusion) {
+        out.push(await this.fusionColumn(column, query, variants, p));
+        continue;
+      }
       const [r] = await this.engine.search(query, [column.strategy], p);
       out.push({ column, result: { ...r!, blocks: r!.blocks.map((b) => this.view(b, query)) } });
     }
     return { columns: out, ms: performance.now() - t0 };
+  }
+
+  /**
+   * A query-fusion column: [question, ...variants] retrieved and fused by RRF. The variants
+   * come from the page's LLM; without them the column says what it needs instead of
+   * silently repeating the plain column.
+   */
+  private async fusionColumn(column: ColumnSpec, query: string, variants: string[] | undefined, p: RetrievalParams): Promise<ColumnResult> {
+    const queries = uniqueQueries([query, ...(variants ?? [])]);
+    if (!variants?.length || !queries.length) {
+      return {
+        column,
+        result: { strategy: column.strategy, retriever: column.retriever, blocks: [], totalTokens: 0, candidates: 0, notes: [FUSION_NEEDS_GENERATOR] },
+      };
+    }
+    const r = await this.engine.searchFused(queries, column.strategy, p);
+    const notes = queries.length < 2 ? ['the variants only repeat the question: this is the question searched alone', ...r.notes] : r.notes;
+    return {
+      column,
+      result: {
+        strategy: r.strategy,
+        retriever: r.retriever,
+        totalTokens: r.totalTokens,
+        candidates: r.candidates,
+        notes,
+        variants: r.queries,
+        // Coherence is measured against the question, not a variant.
+        blocks: r.blocks.map((b, i) => ({ ...this.view(b, query), foundBy: r.foundBy[i]! })),
+      },
+    };
   }
 
   private view(b: ContextBlock, query?: string): BlockView {

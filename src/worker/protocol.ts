@@ -35,7 +35,7 @@ export interface DocSummary {
   embedded: { done: number; total: number };
 }
 
-export type ColumnId = 'sentence' | 'window' | 'automerge' | 'adaptive' | 'rse' | 'hybrid' | 'reranked' | 'naive';
+export type ColumnId = 'sentence' | 'window' | 'automerge' | 'adaptive' | 'rse' | 'fusion' | 'hybrid' | 'reranked' | 'naive';
 
 export interface ColumnSpec {
   id: ColumnId;
@@ -43,6 +43,8 @@ export interface ColumnSpec {
   strategy: StrategyName;
   retriever: RetrieverName;
   rerank: boolean;
+  /** Query fusion: retrieve for the question and the search request's variants, fuse by RRF. */
+  fusion?: boolean;
 }
 
 /** A block with what the page needs to show it without asking again. */
@@ -58,11 +60,14 @@ export interface BlockView extends ContextBlock {
   coherence?: { toQuery: number; internal: number | null };
   /** The chunk-tree node around the block (character span in the document), when there is one. */
   parent?: { start: number; end: number; level: number; tokens: number };
+  /** Query fusion: indices into the column's `variants` (0 = the question) whose retrieval found this block. */
+  foundBy?: number[];
 }
 
 export interface ColumnResult {
   column: ColumnSpec;
-  result: Omit<StrategyResult, 'blocks'> & { blocks: BlockView[] };
+  /** `variants`: a query-fusion column's queries, the question first. */
+  result: Omit<StrategyResult, 'blocks'> & { blocks: BlockView[]; variants?: string[] };
 }
 
 export interface ModelStatus {
@@ -133,7 +138,8 @@ export type Request =
   | { id: number; type: 'loadEmbedder'; choice: ModelChoice | null }
   | { id: number; type: 'loadReranker'; choice: ModelChoice | null }
   | { id: number; type: 'setStructure'; structure: StructureParams }
-  | { id: number; type: 'search'; query: string; params: RetrievalParams; columns: ColumnSpec[] }
+  /** `variants`: the LLM's rewrites of the query (without it), for query-fusion columns. */
+  | { id: number; type: 'search'; query: string; params: RetrievalParams; columns: ColumnSpec[]; variants?: string[] }
   | { id: number; type: 'getDocument'; docId: string }
   | { id: number; type: 'removeDocument'; docId: string }
   | { id: number; type: 'clear' }

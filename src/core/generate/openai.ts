@@ -47,7 +47,7 @@ export interface StreamResult {
   usage?: { promptTokens: number; completionTokens: number };
 }
 
-export type GenerationErrorKind = 'unreachable' | 'auth' | 'not-found' | 'context-length' | 'rate-limit' | 'server' | 'bad-response' | 'config';
+export type GenerationErrorKind = 'unreachable' | 'auth' | 'not-found' | 'context-length' | 'rate-limit' | 'server' | 'bad-response' | 'config' | 'model-load' | 'out-of-memory';
 
 /** A failed generation: `message` is one sentence for the user, `kind` is for the program. */
 export class GenerationError extends Error {

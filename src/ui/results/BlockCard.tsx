@@ -1,5 +1,6 @@
 import { memo, type KeyboardEvent } from 'react';
 import { openBlock } from '../../state/controller';
+import { queryLabel } from '../../core/retrieve/query-fusion';
 import type { BlockView, ColumnSpec } from '../../worker/protocol';
 import { formatScore, pagesLabel, provenanceParts, sectionPathLabel, splitByHits } from './format';
 
@@ -8,10 +9,12 @@ interface Props {
   column: ColumnSpec;
   rank: number;
   selected: boolean;
+  /** Query fusion: how many queries the column fused (question included), 0 otherwise. */
+  queries?: number;
 }
 
 /** One block a strategy hands over: where it is from, its header, its text with the hits marked, why it is here. */
-export const BlockCard = memo(function BlockCard({ block, column, rank, selected }: Props) {
+export const BlockCard = memo(function BlockCard({ block, column, rank, selected, queries = 0 }: Props) {
   const open = () => void openBlock(block, column);
   const onKeyDown = (e: KeyboardEvent<HTMLElement>) => {
     if (e.target !== e.currentTarget) return;
@@ -49,9 +52,22 @@ export const BlockCard = memo(function BlockCard({ block, column, rank, selected
         {pieces.map((p, i) => (p.hit ? <mark key={i}>{p.text}</mark> : <span key={i}>{p.text}</span>))}
       </div>
       <footer className="block-meta">
-        <span className="block-score" title="the block's score in this column">
-          score {formatScore(block.score)}
-        </span>
+        {block.foundBy ? (
+          <>
+            <span className="block-score" title="reciprocal rank fusion over the column's queries, Σ 1/(60 + rank) (for a block of several hits, its best hit's)">
+              fused RRF {formatScore(block.score)}
+            </span>
+            <span className="block-found-by" title="which of the fused queries retrieved a unit inside this block">
+              {' '}
+              · found by: {block.foundBy.length ? block.foundBy.map(queryLabel).join(', ') : 'none'}
+              {queries > 0 && ` (${block.foundBy.length} of ${queries})`}
+            </span>
+          </>
+        ) : (
+          <span className="block-score" title="the block's score in this column">
+            score {formatScore(block.score)}
+          </span>
+        )}
         {provenance.map((p, i) => (
           <span key={i}> · {p}</span>
         ))}

@@ -1,4 +1,5 @@
 import type { ColumnResult } from '../../worker/protocol';
+import { queryLabel } from '../../core/retrieve/query-fusion';
 import { BlockCard } from './BlockCard';
 import { plural } from './format';
 
@@ -19,6 +20,16 @@ export function Column({ column, selectedId }: Props) {
         {plural(result.blocks.length, 'block')} · {plural(result.totalTokens, 'context token')}
         {result.candidates !== result.blocks.length && <> · {plural(result.candidates, 'candidate')} retrieved</>}
       </p>
+      {result.variants && result.variants.length > 0 && (
+        // The LLM's text is rendered as text nodes only, never as HTML.
+        <ol className="fusion-queries" aria-label="Queries fused">
+          {result.variants.map((q, i) => (
+            <li key={i}>
+              <span className="label">{queryLabel(i)}</span> {q}
+            </li>
+          ))}
+        </ol>
+      )}
       {result.notes.length > 0 && (
         <ul className="column-notes" aria-label="Notes">
           {result.notes.map((n, i) => (
@@ -33,7 +44,7 @@ export function Column({ column, selectedId }: Props) {
       ) : (
         <div className="column-blocks">
           {result.blocks.map((b, i) => (
-            <BlockCard key={b.id} block={b} column={spec} rank={i + 1} selected={selectedId === b.id} />
+            <BlockCard key={b.id} block={b} column={spec} rank={i + 1} selected={selectedId === b.id} queries={result.variants?.length ?? 0} />
           ))}
         </div>
       )}

@@ -1,6 +1,7 @@
 import { search, setQuery } from '../../state/controller';
 import { useCorpus, useResults, useView } from '../../state/stores';
 import { Column } from './Column';
+import { AnswerPanel } from '../generate/AnswerPanel';
 import './results.css';
 
 /** Question bar and the strategy columns side by side. */
@@ -51,6 +52,7 @@ export function ResultsView() {
         </p>
       )}
       {empty && <p className="empty results-empty">{empty}</p>}
+      <AnswerPanel />
       {columns.length > 0 && (
         <div className={`columns${searching ? ' stale' : ''}`} aria-busy={searching}>
           {columns.map((c) => (

@@ -1,0 +1,221 @@
+/**
+ * The two kinds of generator behind one interface: a model in this browser (the generation
+ * worker) and an OpenAI-compatible endpoint (called from the page, so the page's
+ * Content-Security-Policy decides where it may connect).
+ */
+import { ApproxTokenCounter } from '../core/segment/tokens';
+import { assemblePrompt, type AssembledPrompt, type PromptBlock } from '../core/generate/prompt';
+import { describeRequest, GenerationError, streamChat, type ChatMessage, type EndpointConfig, type StreamResult } from '../core/generate/openai';
+import ortMjs from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.mjs?url';
+import ortWasm from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url';
+import {
+  GENERATION_TAG,
+  type AssembleOptions,
+  type GenerationProgress,
+  type GenerationRequest,
+  type GenerationResponse,
+  type GenerationResults,
+  type LoadedGenerator,
+  type LocalModelChoice,
+} from '../worker/generation-protocol';
+
+export interface GenerateOptions {
+  signal?: AbortSignal;
+  onToken?: (text: string) => void;
+  maxTokens: number;
+  temperature: number;
+}
+
+export interface Generator {
+  /** "Qwen2.5-0.5B-Instruct in this browser (WASM)" or "llama3.2 at http://localhost:11434/v1/chat/completions". */
+  readonly label: string;
+  readonly contextTokens: number;
+  /** What the token counts are counted with. */
+  readonly counter: string;
+  assemble(question: string, blocks: PromptBlock[], options: AssembleOptions): Promise<AssembledPrompt>;
+  count(messages: ChatMessage[]): Promise<number>;
+  stream(messages: ChatMessage[], options: GenerateOptions): Promise<StreamResult>;
+  /** Exactly what generating sends, and where. */
+  describe(messages: ChatMessage[]): string;
+}
+
+// ---- OpenAI-compatible endpoint --------------------------------------------------------------
+
+const approx = new ApproxTokenCounter();
+/** Role markers and separators a chat template adds per message (an estimate, like the counts). */
+const PER_MESSAGE = 4;
+
+export class EndpointGenerator implements Generator {
+  readonly counter = 'approx (the endpoint’s tokenizer is not available in the browser)';
+  constructor(
+    private readonly endpoint: EndpointConfig,
+    readonly contextTokens: number,
+  ) {}
+
+  get label(): string {
+    let where = this.endpoint.baseUrl;
+    try {
+      where = new URL(this.endpoint.baseUrl).host;
+    } catch {
+      // shown as typed
+    }
+    return `${this.endpoint.model || '(no model)'} at ${where}`;
+  }
+
+  assemble(question: string, blocks: PromptBlock[], options: AssembleOptions): Promise<AssembledPrompt> {
+    return Promise.resolve(
+      assemblePrompt(question, blocks, {
+        contextTokens: Math.min(this.contextTokens, options.contextTokens ?? Infinity) - 2 * PER_MESSAGE,
+        answerTokens: options.answerTokens,
+        counter: approx,
+        headers: options.headers,
+        ...(options.instructions ? { instructions: options.instructions } : {}),
+      }),
+    );
+  }
+
+  count(messages: ChatMessage[]): Promise<number> {
+    return Promise.resolve(messages.reduce((n, m) => n + approx.count(m.content) + PER_MESSAGE, 0));
+  }
+
+  stream(messages: ChatMessage[], options: GenerateOptions): Promise<StreamResult> {
+    return streamChat(this.endpoint, messages, {
+      maxTokens: options.maxTokens,
+      temperature: options.temperature,
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.onToken ? { onToken: options.onToken } : {}),
+    }).catch((e: unknown) => {
+      throw blockedByPolicy(e, this.endpoint.baseUrl) ?? e;
+    });
+  }
+
+  describe(messages: ChatMessage[]): string {
+    return describeRequest(this.endpoint, messages);
+  }
+}
+
+/** Origins this page's policy lets it connect to besides the hub (see vite.config.ts). */
+function allowedByPolicy(url: URL): boolean {
+  if (url.protocol === 'https:') return true;
+  // CSP source lists cannot name IPv6 literals, so [::1] is not among them.
+  return url.protocol === 'http:' && ['localhost', '127.0.0.1'].includes(url.hostname);
+}
+
+/** A plain-http endpoint on another machine is refused by the page itself: say so, not "unreachable". */
+function blockedByPolicy(e: unknown, baseUrl: string): GenerationError | null {
+  if (!(e instanceof GenerationError) || e.kind !== 'unreachable') return null;
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    return null;
+  }
+  if (allowedByPolicy(url)) return null;
+  return new GenerationError(
+    `this page connects to plain-http endpoints only on this machine (localhost or 127.0.0.1), not to ${url.host}: serve the endpoint over https, or reach it through localhost (an SSH tunnel or a local proxy)`,
+    'config',
+  );
+}
+
+// ---- In-browser model (generation worker) -----------------------------------------------------
+
+type Body<T extends GenerationRequest['type']> = Omit<Extract<GenerationRequest, { type: T }>, 'id' | 'type'>;
+
+/** The page's door to the generation worker: typed requests, progress, stop. */
+export class GenerationWorkerClient {
+  private worker: Worker | null = null;
+  private nextId = 1;
+  private readonly pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void; onProgress?: (p: GenerationProgress) => void }>();
+
+  private get w(): Worker {
+    if (!this.worker) {
+      const w = new Worker(new URL('../worker/generation-worker.ts', import.meta.url), { type: 'module', name: 'rag-lab-generation' });
+      w.onmessage = (e: MessageEvent) => this.receive(e.data as { tag?: string } & GenerationResponse);
+      // A model too large for the device can take the worker down: every waiting request learns why.
+      w.onerror = (e) => {
+        e.preventDefault();
+        this.fail(`the in-browser model stopped: ${e.message || 'the worker ran out of memory or crashed'}; try a smaller model`);
+      };
+      this.worker = w;
+    }
+    return this.worker;
+  }
+
+  private fail(message: string): void {
+    this.worker?.terminate();
+    this.worker = null;
+    const err = new GenerationError(message, 'server');
+    for (const p of this.pending.values()) p.reject(err);
+    this.pending.clear();
+  }
+
+  private receive(data: ({ tag?: string } & GenerationResponse) | undefined): void {
+    if (!data || data.tag !== GENERATION_TAG) return;
+    const p = this.pending.get(data.id);
+    if (!p) return;
+    if (data.type === 'progress') p.onProgress?.(data.progress);
+    else {
+      this.pending.delete(data.id);
+      if (data.type === 'result') p.resolve(data.result);
+      else p.reject(new GenerationError(data.message, data.kind ?? 'server'));
+    }
+  }
+
+  request<T extends Exclude<GenerationRequest['type'], 'stop'>>(type: T, body: Body<T>, onProgress?: (p: GenerationProgress) => void, signal?: AbortSignal): Promise<GenerationResults[T]> {
+    const id = this.nextId++;
+    const promise = new Promise<GenerationResults[T]>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, ...(onProgress ? { onProgress } : {}) });
+    });
+    this.w.postMessage({ tag: GENERATION_TAG, id, type, ...body });
+    signal?.addEventListener('abort', () => this.worker?.postMessage({ tag: GENERATION_TAG, id: this.nextId++, type: 'stop', target: id }), { once: true });
+    return promise;
+  }
+
+  /** Ends the worker and frees the model's memory. */
+  terminate(): void {
+    this.fail('the in-browser model was unloaded');
+  }
+}
+
+export class LocalGeneratorProxy implements Generator {
+  readonly counter: string;
+  readonly contextTokens: number;
+  readonly label: string;
+  private constructor(
+    private readonly client: GenerationWorkerClient,
+    info: LoadedGenerator,
+  ) {
+    this.counter = `${info.counter} tokenizer`;
+    this.contextTokens = info.contextTokens;
+    this.label = `${info.model} in this browser (${info.device === 'webgpu' ? 'WebGPU' : 'WASM'})`;
+  }
+
+  static async load(client: GenerationWorkerClient, choice: LocalModelChoice, threads: number, onProgress: (p: GenerationProgress) => void): Promise<LocalGeneratorProxy> {
+    const abs = (u: string) => new URL(u, document.baseURI).href;
+    const info = await client.request('load', { choice, modelsUrl: abs('./models/'), ortWasm: { mjs: abs(ortMjs), wasm: abs(ortWasm) }, threads }, onProgress);
+    return new LocalGeneratorProxy(client, info);
+  }
+
+  assemble(question: string, blocks: PromptBlock[], options: AssembleOptions): Promise<AssembledPrompt> {
+    return this.client.request('assemble', { question, blocks, options });
+  }
+
+  count(messages: ChatMessage[]): Promise<number> {
+    return this.client.request('count', { messages });
+  }
+
+  stream(messages: ChatMessage[], options: GenerateOptions): Promise<StreamResult> {
+    return this.client.request(
+      'generate',
+      { messages, maxTokens: options.maxTokens, temperature: options.temperature },
+      (p) => {
+        if (p.kind === 'token') options.onToken?.(p.text);
+      },
+      options.signal,
+    );
+  }
+
+  describe(): string {
+    return `Nothing is sent anywhere: ${this.label.replace(' in this browser', '')} runs in this browser tab, and the prompt never leaves this machine.`;
+  }
+}

@@ -1,0 +1,249 @@
+import { useId, useState } from 'react';
+import { GENERATOR_MODELS } from '../../core/generate/generator-models';
+import { isTestGenerator, loadLocalModel, setGenerationSettings, useGeneration, type GenerationSettings } from '../../state/generation';
+import { useLocalModels, useWebGpuAdapter } from '../models/availability';
+import './generate.css';
+
+const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
+
+/** Where answers come from: nothing, a model in this browser, or an OpenAI-compatible endpoint. */
+export function GeneratorPanel() {
+  const kind = useGeneration((s) => s.settings.kind);
+  const ids = useId();
+  return (
+    <section className="panel generator" aria-label="Generator">
+      <h2>Generator</h2>
+      <p className="g-small">Hands a strategy’s context to an LLM and answers with citations. Optional: retrieval works without one.</p>
+      <div className="g-kinds" role="radiogroup" aria-label="Generator kind">
+        {(
+          [
+            ['none', 'None'],
+            ['local', 'In this browser'],
+            ['endpoint', 'OpenAI-compatible endpoint'],
+          ] as const
+        ).map(([k, label]) => (
+          <label key={k} htmlFor={`${ids}-${k}`}>
+            <input id={`${ids}-${k}`} type="radio" name={`${ids}-kind`} checked={kind === k} onChange={() => setGenerationSettings((s) => void (s.kind = k))} /> {label}
+          </label>
+        ))}
+      </div>
+      {kind === 'local' && <LocalModel />}
+      {kind === 'endpoint' && <Endpoint />}
+      {kind !== 'none' && <AnswerSettings />}
+    </section>
+  );
+}
+
+function LocalModel() {
+  const choice = useGeneration((s) => s.settings.local);
+  const local = useGeneration((s) => s.local);
+  const available = useLocalModels(GENERATOR_MODELS.filter((m) => m.testModel).map((m) => m.id));
+  const adapter = useWebGpuAdapter(choice.device === 'webgpu');
+  const ids = useId();
+  const offered = GENERATOR_MODELS.filter((m) => !m.testModel || available.has(m.id) || m.id === choice.model);
+  const info = GENERATOR_MODELS.find((m) => m.id === choice.model);
+  const test = isTestGenerator(choice.model);
+  const set = (change: (c: GenerationSettings['local']) => void) => setGenerationSettings((s) => change(s.local));
+  const files = Object.values(local.files);
+  const total = files.reduce((n, f) => n + f.total, 0);
+  const loaded = files.reduce((n, f) => n + Math.min(f.loaded, f.total), 0);
+  return (
+    <fieldset className="g-group">
+      <legend>In-browser model</legend>
+      <label className="g-field" htmlFor={`${ids}-model`}>
+        <span>Model</span>
+        <select
+          id={`${ids}-model`}
+          aria-label="Generator model"
+          value={choice.model}
+          onChange={(e) =>
+            set((c) => {
+              const m = GENERATOR_MODELS.find((x) => x.id === e.target.value);
+              c.model = e.target.value;
+              if (m) c.dtype = m.dtype;
+              c.source = m?.testModel ? 'local' : c.source === 'local' && isTestGenerator(choice.model) ? 'hub' : c.source;
+            })
+          }
+        >
+          {offered.map((m) => (
+            <option key={m.id} value={m.id}>
+              {m.label} · {m.sizeMB >= 1 ? `${Math.round(m.sizeMB)} MB` : 'tiny'}
+            </option>
+          ))}
+        </select>
+      </label>
+      <div className="g-grid">
+        <label className="g-field" htmlFor={`${ids}-source`}>
+          <span>Source</span>
+          <select id={`${ids}-source`} aria-label="Generator source" value={test ? 'local' : choice.source} disabled={test} onChange={(e) => set((c) => void (c.source = e.target.value as 'local' | 'hub'))}>
+            <option value="hub">Hugging Face hub</option>
+            <option value="local">This site&apos;s /models/ folder</option>
+          </select>
+        </label>
+        <label className="g-field" htmlFor={`${ids}-device`}>
+          <span>Device</span>
+          <select id={`${ids}-device`} aria-label="Generator device" value={choice.device} onChange={(e) => set((c) => void (c.device = e.target.value as 'wasm' | 'webgpu'))}>
+            <option value="webgpu">WebGPU (if an adapter exists)</option>
+            <option value="wasm">WASM (CPU)</option>
+          </select>
+        </label>
+      </div>
+      {info?.webgpuOnly && choice.device === 'webgpu' && adapter === false && <p className="g-warn">This browser has no WebGPU adapter: on WASM this model is very slow and may not fit in memory.</p>}
+      {choice.device === 'webgpu' && adapter === false && !info?.webgpuOnly && <p className="g-small">No WebGPU adapter here: the model runs on WASM (slower).</p>}
+      <p className="g-small">
+        {info ? `${info.sizeMB >= 1 ? `About ${Math.round(info.sizeMB)} MB` : 'A tiny file'} to download once (then kept in the browser cache); context ${info.contextTokens.toLocaleString('en-US')} tokens. ` : ''}
+        The prompt never leaves this browser.
+      </p>
+      <div className="g-actions">
+        <button type="button" onClick={() => void loadLocalModel()} disabled={local.state === 'loading'}>
+          {local.state === 'ready' ? 'Reload model' : 'Load model'}
+        </button>
+      </div>
+      <div aria-live="polite">
+        {local.state === 'loading' && (
+          <div className="g-progress">
+            {total > 0 ? <progress aria-label="Generator download" max={total} value={loaded} /> : <progress aria-label="Generator download" />}
+            <span className="g-small">{total > 0 ? `${mb(loaded)} of ${mb(total)} MB` : 'starting…'}</span>
+          </div>
+        )}
+        {local.state === 'ready' && (
+          <>
+            {test && (
+              <p className="g-test" role="note">
+                TEST MODEL — writes a fixed sentence, reads nothing
+              </p>
+            )}
+            <p className="g-ready">Ready: {local.model}</p>
+          </>
+        )}
+        {local.state === 'failed' && (
+          <p className="g-error" role="alert">
+            The model could not be loaded: {local.error}
+          </p>
+        )}
+      </div>
+    </fieldset>
+  );
+}
+
+function Endpoint() {
+  const e = useGeneration((s) => s.settings.endpoint);
+  const ids = useId();
+  const [showKey, setShowKey] = useState(false);
+  const set = (change: (c: GenerationSettings['endpoint']) => void) => setGenerationSettings((s) => change(s.endpoint));
+  return (
+    <fieldset className="g-group">
+      <legend>Endpoint</legend>
+      <label className="g-field" htmlFor={`${ids}-url`}>
+        <span>Base URL</span>
+        <input id={`${ids}-url`} aria-label="Endpoint base URL" type="url" spellCheck={false} value={e.baseUrl} placeholder="http://localhost:11434/v1" onChange={(ev) => set((c) => void (c.baseUrl = ev.target.value))} />
+      </label>
+      <label className="g-field" htmlFor={`${ids}-model`}>
+        <span>Model</span>
+        <input id={`${ids}-model`} aria-label="Endpoint model" spellCheck={false} value={e.model} placeholder="llama3.2, gpt-4o-mini, …" onChange={(ev) => set((c) => void (c.model = ev.target.value))} />
+      </label>
+      <label className="g-field" htmlFor={`${ids}-key`}>
+        <span>API key (optional)</span>
+        <span className="g-row">
+          <input
+            id={`${ids}-key`}
+            aria-label="API key"
+            type={showKey ? 'text' : 'password'}
+            autoComplete="off"
+            spellCheck={false}
+            value={e.apiKey}
+            onChange={(ev) => set((c) => void (c.apiKey = ev.target.value))}
+          />
+          <button type="button" className="g-link" onClick={() => setShowKey((v) => !v)}>
+            {showKey ? 'hide' : 'show'}
+          </button>
+        </span>
+      </label>
+      <label className="g-check" htmlFor={`${ids}-remember`}>
+        <input id={`${ids}-remember`} type="checkbox" checked={e.rememberKey} onChange={(ev) => set((c) => void (c.rememberKey = ev.target.checked))} /> Remember the key in this browser
+      </label>
+      <p className="g-small">
+        {e.rememberKey
+          ? 'The key is stored in this browser’s localStorage for this site until you untick the box.'
+          : 'The key is kept only while this page is open; it is sent only to the endpoint above.'}
+      </p>
+      <label className="g-field" htmlFor={`${ids}-ctx`}>
+        <span>Model context (tokens)</span>
+        <input
+          id={`${ids}-ctx`}
+          aria-label="Endpoint context tokens"
+          type="number"
+          min={512}
+          max={2000000}
+          step={512}
+          value={e.contextTokens}
+          onChange={(ev) => {
+            const n = Math.round(Number(ev.target.value));
+            if (Number.isFinite(n) && n >= 512) set((c) => void (c.contextTokens = Math.min(2000000, n)));
+          }}
+        />
+      </label>
+      <p className="g-small">
+        Plain http works only for endpoints on this machine (localhost); others need https. The server must allow this page’s origin (CORS), e.g. Ollama with OLLAMA_ORIGINS.
+      </p>
+    </fieldset>
+  );
+}
+
+function AnswerSettings() {
+  const s = useGeneration((st) => st.settings);
+  const ids = useId();
+  return (
+    <fieldset className="g-group">
+      <legend>Answer</legend>
+      <div className="g-grid">
+        <label className="g-field" htmlFor={`${ids}-answer`}>
+          <span>Answer tokens at most</span>
+          <input
+            id={`${ids}-answer`}
+            aria-label="Answer tokens"
+            type="number"
+            min={16}
+            max={8192}
+            value={s.answerTokens}
+            onChange={(e) => {
+              const n = Math.round(Number(e.target.value));
+              if (Number.isFinite(n) && n >= 16) setGenerationSettings((x) => void (x.answerTokens = Math.min(8192, n)));
+            }}
+          />
+        </label>
+        <label className="g-field" htmlFor={`${ids}-temp`}>
+          <span>Temperature</span>
+          <input
+            id={`${ids}-temp`}
+            aria-label="Temperature"
+            type="number"
+            min={0}
+            max={2}
+            step={0.1}
+            value={s.temperature}
+            onChange={(e) => {
+              const n = Number(e.target.value);
+              if (Number.isFinite(n) && n >= 0 && n <= 2) setGenerationSettings((x) => void (x.temperature = n));
+            }}
+          />
+        </label>
+      </div>
+      <label className="g-check" htmlFor={`${ids}-headers`}>
+        <input id={`${ids}-headers`} type="checkbox" checked={s.headers} onChange={(e) => setGenerationSettings((x) => void (x.headers = e.target.checked))} /> Put contextual headers in the prompt
+      </label>
+      <label className="g-field" htmlFor={`${ids}-fusion`}>
+        <span>Query fusion: variants of the question</span>
+        <select id={`${ids}-fusion`} aria-label="Query fusion variants" value={s.fusionVariants} onChange={(e) => setGenerationSettings((x) => void (x.fusionVariants = Number(e.target.value)))}>
+          <option value={0}>Off</option>
+          {[2, 3, 4, 5].map((n) => (
+            <option key={n} value={n}>
+              {n} variants
+            </option>
+          ))}
+        </select>
+      </label>
+      <p className="g-small">With query fusion on, each Ask first has the generator rewrite the question; the Query fusion column retrieves for every variant and fuses the rankings.</p>
+    </fieldset>
+  );
+}
