@@ -51,6 +51,17 @@ export interface Document {
   tags?: string[];
   /** Non-fatal loader remarks shown to the user (e.g. "page 3 has no text layer"). */
   warnings?: string[];
+  /** A title and summary for contextual headers, written by an LLM or the user (dsRAG's AutoContext). */
+  context?: DocumentContext;
+}
+
+export interface DocumentContext {
+  /** Replaces the loader's title in headers. */
+  title?: string;
+  /** One sentence on what the document is about, added after the title in headers. */
+  summary?: string;
+  /** Who wrote it: "user", or the generator's name. */
+  by: string;
 }
 
 /** One atom of the corpus. A sentence longer than the leaf size is split into parts. */

@@ -3,6 +3,7 @@
  * progress and cancel, searches on every parameter change, the document view.
  */
 import type { RetrievalParams, StructureParams } from '../core/retrieve/params';
+import type { DocumentContext } from '../core/types';
 import type { BlockView, ColumnResult, ColumnSpec, EvalPointQuery, EvalRunSpec, IndexBackend, ModelChoice, Progress } from '../worker/protocol';
 import { isolationStatus } from '../browser/isolation';
 import { sizeProblem } from '../core/documents/load';
@@ -228,6 +229,12 @@ export async function setEmbedding(running: boolean): Promise<void> {
 export async function removeDocument(docId: string): Promise<void> {
   await worker().request('removeDocument', { docId }).promise;
   if (useResults.getState().selected?.block.docId === docId) useResults.setState({ selected: null, document: null });
+  void search();
+}
+
+/** Sets a document's title and summary for contextual headers (null: back to its own title); its units are embedded again. */
+export async function setDocumentContext(docId: string, context: DocumentContext | null): Promise<void> {
+  await worker().request('setDocumentContext', { docId, context }).promise;
   void search();
 }
 

@@ -15,7 +15,7 @@ import { retrievalParams, structureParams, type RetrievalParams, type StructureP
 import { uniqueQueries } from '../core/retrieve/query-fusion';
 import { commonSection, sectionPath } from '../core/structure/corpus';
 import { headerKey } from '../core/structure/headers';
-import type { ContextBlock, Document } from '../core/types';
+import type { ContextBlock, Document, DocumentContext } from '../core/types';
 import type { EvalSet } from '../core/eval/dataset';
 import { readEvalFiles, replayQuestion, runEvaluation, summarize } from './evaluation';
 import { configureModelSource, configureRuntime, describeLoadError, pickDevice } from './model-env';
@@ -48,6 +48,14 @@ type Emit = (p: Progress) => void;
 function modelProgress(role: 'embedder' | 'reranker', emit: Emit) {
   return (p: { status: string; file?: string; loaded?: number; total?: number }) =>
     emit({ kind: 'model', role, status: p.status, ...(p.file ? { file: p.file } : {}), ...(p.loaded !== undefined ? { loaded: p.loaded } : {}), ...(p.total !== undefined ? { total: p.total } : {}) });
+}
+
+/** Trims a title and summary to what a header can hold; an empty context is none. */
+function documentContext(c: DocumentContext): DocumentContext | null {
+  const title = typeof c.title === 'string' ? c.title.replace(/\s+/g, ' ').trim().slice(0, 300) : '';
+  const summary = typeof c.summary === 'string' ? c.summary.replace(/\s+/g, ' ').trim().slice(0, 1000) : '';
+  if (!title && !summary) return null;
+  return { ...(title ? { title } : {}), ...(summary ? { summary } : {}), by: typeof c.by === 'string' && c.by ? c.by.slice(0, 200) : 'user' };
 }
 
 /** Structure fields that need a new chunk tree (headers only need new vectors). */
@@ -103,6 +111,8 @@ export class Lab {
       }
       case 'removeDocument':
         return this.remove(req.docId);
+      case 'setDocumentContext':
+        return this.setDocumentContext(req.docId, req.context);
       case 'clear':
         return this.clear();
       case 'setEmbedding':
@@ -197,6 +207,7 @@ export class Lab {
       sections: d.sections.length - 1,
       sentences: (c.docStarts[i + 1] ?? 0) - (c.docStarts[i] ?? 0),
       warnings: d.warnings ?? [],
+      ...(d.context ? { context: d.context } : {}),
       embedded: coverage[i] ?? { done: 0, total: 0 },
     };
   }
@@ -269,6 +280,27 @@ export class Lab {
     this.variants.clear();
     this.engine = await this.engine.withoutDocuments([docId]);
     this.docs = this.docs.filter((d) => d.id !== docId);
+    await this.afterCorpusChange();
+    await this.persistVectors();
+    return this.status();
+  }
+
+  /**
+   * A new title or summary changes the document's headers, hence its embedded text: the
+   * document is taken out and appended again, so only its own units are embedded anew.
+   */
+  private async setDocumentContext(docId: string, context: DocumentContext | null): Promise<WorkerStatus> {
+    const doc = this.docs.find((d) => d.id === docId);
+    if (!doc) throw new Error('that document is no longer in the corpus');
+    const clean = context ? documentContext(context) : null;
+    const { context: _old, ...rest } = doc;
+    const updated: Document = clean ? { ...rest, context: clean } : rest;
+    if (JSON.stringify(updated.context ?? null) === JSON.stringify(doc.context ?? null)) return this.status();
+    this.stopEmbedding();
+    this.variants.clear();
+    this.engine = await this.engine.withoutDocuments([docId]);
+    this.docs = this.docs.filter((d) => d.id !== docId);
+    this.addDocument(updated);
     await this.afterCorpusChange();
     await this.persistVectors();
     return this.status();

@@ -5,7 +5,7 @@
  */
 import type { StrategyResult } from '../core/engine';
 import type { RetrievalParams, RetrieverName, StrategyName, StructureParams, UnitKind } from '../core/retrieve/params';
-import type { ContextBlock, Document } from '../core/types';
+import type { ContextBlock, Document, DocumentContext } from '../core/types';
 import type { MetricName, Recommendation, SweepPoint } from '../core/eval/sweep';
 
 export type Dtype = 'fp32' | 'fp16' | 'q8' | 'q4';
@@ -31,6 +31,8 @@ export interface DocSummary {
   sections: number;
   sentences: number;
   warnings: string[];
+  /** The title and summary used in its contextual headers, when set. */
+  context?: DocumentContext;
   /** Units of this document embedded so far (sentences, leaves, chunks), for its progress bar. */
   embedded: { done: number; total: number };
 }
@@ -142,6 +144,8 @@ export type Request =
   | { id: number; type: 'search'; query: string; params: RetrievalParams; columns: ColumnSpec[]; variants?: string[] }
   | { id: number; type: 'getDocument'; docId: string }
   | { id: number; type: 'removeDocument'; docId: string }
+  /** Sets (or with null, drops) a document's title and summary for contextual headers; its units are embedded again. */
+  | { id: number; type: 'setDocumentContext'; docId: string; context: DocumentContext | null }
   | { id: number; type: 'clear' }
   | { id: number; type: 'saveParams'; params: unknown }
   | { id: number; type: 'setIndexBackend'; backend: IndexBackend }
@@ -269,6 +273,7 @@ export interface Results {
   search: { columns: ColumnResult[]; ms: number };
   getDocument: Document;
   removeDocument: WorkerStatus;
+  setDocumentContext: WorkerStatus;
   clear: WorkerStatus;
   saveParams: null;
   setIndexBackend: WorkerStatus;

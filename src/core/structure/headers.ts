@@ -26,7 +26,10 @@ export function headerKey(p: HeaderParams): string {
 export function chunkHeader(doc: Document, first: Sentence, last: Sentence, p: HeaderParams): string {
   if (!p.enabled) return '';
   const parts: string[] = [];
-  if (p.title && doc.title) parts.push(`Document context: the following excerpt is from a document titled '${doc.title}'.`);
+  // A title and summary written by an LLM or the user win over the loader's title (dsRAG's get_chunk_header).
+  const title = doc.context?.title?.trim() || doc.title;
+  const summary = doc.context?.summary?.trim();
+  if (p.title && title) parts.push(`Document context: the following excerpt is from a document titled '${title}'.${summary ? ` ${summary}` : ''}`);
   if (p.section) {
     const path = sectionPath(doc, commonSection(doc, first.section, last.section)).filter((t) => t !== doc.title);
     if (path.length) parts.push(`Section context: this excerpt is from the section titled '${path.join(' > ')}'.`);

@@ -520,6 +520,19 @@ describe('chunk headers', () => {
     );
   });
 
+  it('a title and summary from an LLM or the user replace the loader title (dsRAG get_chunk_header), and fall back to it', () => {
+    const s = sentence('Use the package.');
+    const withContext: Document = { ...doc, context: { title: 'Acme Installer Manual, 2024', summary: 'This document is about: installing Acme.', by: 'user' } };
+    expect(chunkHeader(withContext, s, s, { ...on, section: false })).toBe(
+      "Document context: the following excerpt is from a document titled 'Acme Installer Manual, 2024'. This document is about: installing Acme.",
+    );
+    // A summary alone keeps the loader's title; blank fields count as unset.
+    const summaryOnly: Document = { ...doc, context: { title: '  ', summary: 'About Acme.', by: 'x' } };
+    expect(chunkHeader(summaryOnly, s, s, { ...on, section: false })).toBe("Document context: the following excerpt is from a document titled 'Manual'. About Acme.");
+    // With titles off, neither appears.
+    expect(chunkHeader(withContext, s, s, { ...on, title: false })).toBe("Section context: this excerpt is from the section titled 'Installation > On Linux'.");
+  });
+
   it('title and section can be turned off separately', () => {
     const s = sentence('Use the package.');
     expect(chunkHeader(doc, s, s, { ...on, title: false })).toBe(
