@@ -350,3 +350,10 @@ export async function openEvalQuestion(questionId: string, points: EvalPointQuer
 export function closeEvalQuestion(): void {
   useEval.setState({ question: null });
 }
+
+/** A document's whole text, from the worker (for writing its header title and summary). */
+export async function getDocumentText(docId: string): Promise<string> {
+  const doc = useResults.getState().document;
+  if (doc?.id === docId) return doc.text;
+  return (await worker().request('getDocument', { docId }).promise).text;
+}

@@ -248,7 +248,8 @@ export async function assemblePrompts(): Promise<void> {
     }
     const base: PromptState = { column: col.column, question, assembled: null, system: '', user: '', edited: false, stale: false, tokens: null, error: null, blocks };
     if (!generator) {
-      next[side] = { ...base, error: 'Choose a generator to see the exact prompt: its context limit and tokenizer decide which blocks fit.' };
+      const need = settings.kind === 'local' ? 'Load the in-browser model' : settings.kind === 'endpoint' ? 'Set the endpoint’s base URL and model' : 'Choose a generator';
+      next[side] = { ...base, error: `${need} to see the exact prompt: the model’s context limit and tokenizer decide which blocks fit.` };
       continue;
     }
     try {

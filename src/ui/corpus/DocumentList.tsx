@@ -1,6 +1,7 @@
 import { removeDocument } from '../../state/controller';
 import { useCorpus } from '../../state/stores';
 import type { DocSummary, FileProgress } from '../../worker/protocol';
+import { DocumentContextEditor } from './DocumentContextEditor';
 
 function stageText(p: FileProgress | undefined, d: DocSummary | undefined, embedding: boolean, etaS: number | undefined): string {
   if (p && !d) return { parse: 'parsing…', split: 'splitting…', done: 'split', failed: 'failed', duplicate: 'duplicate' }[p.stage];
@@ -52,6 +53,7 @@ export function DocumentList() {
                 {w}
               </div>
             ))}
+            <DocumentContextEditor doc={d} />
           </li>
         );
       })}
