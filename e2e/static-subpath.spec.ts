@@ -14,7 +14,7 @@ test('the built app works from a plain static server under /rag-lab/', async ({ 
   try {
     await page.goto(`${site.url}?em=rag-lab/test-embedder~fp32~wasm~local`);
     // The service worker reloads the page once to isolate it.
-    await expect.poll(() => page.evaluate(() => globalThis.crossOriginIsolated), { timeout: 30_000 }).toBe(true);
+    await expect.poll(() => page.evaluate(() => globalThis.crossOriginIsolated).catch(() => false), { timeout: 30_000 }).toBe(true);
     await expect(page.getByRole('region', { name: 'Models' }).getByText(/TEST MODEL — random vectors/)).toBeVisible({ timeout: 60_000 });
     await page.getByText('Paste text', { exact: true }).click();
     await page.getByLabel('Paste text').fill('# Tides\n\nThe Moon pulls the oceans and makes the tides. Spring tides happen at new and full moon.\n\n# Volcanoes\n\nMagma rises through the crust and erupts as lava.');

@@ -460,6 +460,24 @@ export class RetrievalEngine {
     missing.forEach((q, i) => this.queryVectors.set(q, vectors.slice(i * d, (i + 1) * d)));
   }
 
+  /** The query's vector (embedded once, cached), for the corpus map; null without a model. */
+  async queryEmbedding(query: string): Promise<Float32Array | null> {
+    return this.queryVector(query);
+  }
+
+  /**
+   * The sentence vectors of the current header variant as one row-major matrix (a copy), for
+   * the corpus map; null until every sentence has its vector.
+   */
+  sentenceMatrix(): { dim: number; count: number; data: Float32Array } | null {
+    const idx = this.vectors.get(this.variantKey('sentence'));
+    const count = this.corpus.sentences.length;
+    if (!idx || count === 0 || idx.size < count) return null;
+    const data = new Float32Array(count * idx.dim);
+    for (let i = 0; i < count; i++) data.set(idx.vector(i), i * idx.dim);
+    return { dim: idx.dim, count, data };
+  }
+
   private async queryVector(query: string): Promise<Float32Array | null> {
     if (!this.embedder) return null;
     await this.embedQueries([query]);

@@ -357,3 +357,10 @@ export async function getDocumentText(docId: string): Promise<string> {
   if (doc?.id === docId) return doc.text;
   return (await worker().request('getDocument', { docId }).promise).text;
 }
+
+// ---- corpus map (src/state/map.ts) ------------------------------------------------------
+
+/** The worker client, for the corpus map's store; null before the lab has started. */
+export function labWorker(): WorkerClient | null {
+  return client;
+}

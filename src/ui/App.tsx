@@ -7,9 +7,16 @@ import { EvalLab } from './eval/EvalLab';
 import { useTab } from '../state/stores';
 import { TopBar } from './TopBar';
 import { GeneratorPanel } from './generate/GeneratorPanel';
+import { MapView } from './map/MapView';
+import { showMap, useMap } from '../state/map';
 
 export function App() {
   const tab = useTab((s) => s.tab);
+  const map = useMap((s) => s.shown);
+  const choose = (t: 'explore' | 'evaluate') => {
+    showMap(false);
+    useTab.setState({ tab: t });
+  };
   return (
     <div className="app">
       <TopBar />
@@ -22,16 +29,19 @@ export function App() {
         </aside>
         <main className="main">
           <nav className="tabs" aria-label="Views">
-            <button type="button" aria-pressed={tab === 'explore'} onClick={() => useTab.setState({ tab: 'explore' })}>
+            <button type="button" aria-pressed={!map && tab === 'explore'} onClick={() => choose('explore')}>
               Explore a question
             </button>
-            <button type="button" aria-pressed={tab === 'evaluate'} onClick={() => useTab.setState({ tab: 'evaluate' })}>
+            <button type="button" aria-pressed={!map && tab === 'evaluate'} onClick={() => choose('evaluate')}>
               Evaluate on a labelled set
             </button>
+            <button type="button" aria-pressed={map} onClick={() => showMap(true)}>
+              Map of the corpus
+            </button>
           </nav>
-          {tab === 'explore' ? <ResultsView /> : <EvalLab />}
+          {map ? <MapView /> : tab === 'explore' ? <ResultsView /> : <EvalLab />}
         </main>
-        {tab === 'explore' && <DocumentView />}
+        {(map || tab === 'explore') && <DocumentView />}
       </div>
     </div>
   );

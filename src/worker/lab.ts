@@ -17,6 +17,9 @@ import { commonSection, sectionPath } from '../core/structure/corpus';
 import { headerKey } from '../core/structure/headers';
 import type { ContextBlock, Document, DocumentContext } from '../core/types';
 import type { EvalSet } from '../core/eval/dataset';
+import { fitPca, projectPca, projectPcaPoint, type PcaModel } from '../core/map/pca';
+import { placeByNeighbours, rowDot } from '../core/map/place';
+import { UMAP_MIN_POINTS, UmapMap } from '../core/map/umap';
 import { readEvalFiles, replayQuestion, runEvaluation, summarize } from './evaluation';
 import { configureModelSource, configureRuntime, describeLoadError, pickDevice } from './model-env';
 import { Persistence, type SavedVectors } from './persistence';
@@ -30,7 +33,12 @@ import type {
   InitOptions,
   IndexBackend,
   InputFileMessage,
+  MapPointInfo,
+  MapProgressMessage,
   ModelChoice,
+  ProjectionData,
+  ProjectionMethod,
+  ProjectionResult,
   ModelStatus,
   Progress,
   Request,
@@ -84,6 +92,12 @@ export class Lab {
   private savedVectors: SavedVectors[] = [];
   private restored = false;
   private lastStatus = 0;
+  /** Corpus map: the sentence matrix and projections of one corpus state (see mapKey). */
+  private map: { key: string; matrix: { dim: number; count: number; data: Float32Array }; pca?: { model: PcaModel; data: ProjectionData }; umap?: ProjectionData; umapFit?: Int32Array } | null = null;
+  private mapJob: { key: string; cancelled: boolean } | null = null;
+  private mapProgress: MapProgressMessage | null = null;
+  /** Sentences whose vector was not finite (drawn from a zero vector). */
+  private mapBad = 0;
   private statusTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(private readonly postStatus: (s: WorkerStatus) => void) {}
@@ -134,6 +148,12 @@ export class Lab {
       case 'saveParams':
         await this.persistence.saveParams(req.params);
         return null;
+      case 'projection':
+        return this.projection(req.method, emit);
+      case 'mapQuery':
+        return this.mapQuery(req.method, req.query);
+      case 'mapPoint':
+        return this.mapPoint(req.index, req.query);
       case 'cancel':
         return false; // handled by the dispatcher
     }
@@ -565,6 +585,196 @@ export class Lab {
     };
   }
 
+  // ---- corpus map ----------------------------------------------------------------------
+
+  /** The corpus state a map belongs to: sentence count, embedder, structure, documents. */
+  private mapKey(): string {
+    const ids = this.docs.map((d) => d.id).join(',');
+    let h = 0;
+    for (let i = 0; i < ids.length; i++) h = (Math.imul(h, 31) + ids.charCodeAt(i)) | 0;
+    return `${this.engine.unitCount('sentence')}|${this.embedder?.model ?? 'none'}|${JSON.stringify(this.structure)}|${this.docs.length}:${(h >>> 0).toString(36)}`;
+  }
+
+  /** The sentence vectors of the current state (copied once per state), or why there are none. */
+  private mapMatrix(): { key: string; matrix: { dim: number; count: number; data: Float32Array } } | string {
+    const key = this.mapKey();
+    if (this.map?.key === key) return this.map;
+    if (!this.embedder) return 'The map needs sentence vectors: choose an embedding model in the Models panel (BM25 alone has no vectors to place).';
+    const n = this.engine.unitCount('sentence');
+    if (n === 0) return 'The map needs documents: add some (or press Load sample corpus), and wait for their sentences to be embedded.';
+    const cov = this.engine.vectorCoverage('sentence');
+    const matrix = this.engine.sentenceMatrix();
+    if (!matrix) return `The map needs every sentence's vector: ${cov.done} of ${cov.total} sentences are embedded so far${this.paused ? ' (embedding is paused: resume it)' : ''}. It appears when they are done.`;
+    // A vector with NaN or infinity (a model fault) would poison every position: it becomes zeros, and is counted.
+    let bad = 0;
+    for (let i = 0; i < matrix.count; i++) {
+      const row = matrix.data.subarray(i * matrix.dim, (i + 1) * matrix.dim);
+      if (!row.every(Number.isFinite)) {
+        row.fill(0);
+        bad++;
+      }
+    }
+    this.mapBad = bad;
+    if (this.mapJob) this.mapJob.cancelled = true;
+    this.mapJob = null;
+    this.mapProgress = null;
+    this.map = { key, matrix };
+    return this.map;
+  }
+
+  private mapBase(method: ProjectionMethod, key: string, xy: Float32Array, fitted: number, notes: string[], ms: number): ProjectionData {
+    const c = this.engine.corpus;
+    const n = c.sentences.length;
+    const doc = new Int32Array(n);
+    const section = new Int32Array(n);
+    const language = new Int32Array(n);
+    const sections: string[] = [];
+    const sectionIds = new Map<string, number>();
+    const languages: string[] = [];
+    for (let i = 0; i < n; i++) {
+      const s = c.sentences[i]!;
+      const d = c.docs[s.doc]!;
+      doc[i] = s.doc;
+      const sk = `${s.doc}:${s.section}`;
+      let si = sectionIds.get(sk);
+      if (si === undefined) {
+        si = sections.length;
+        sectionIds.set(sk, si);
+        sections.push([d.title, ...sectionPath(d, s.section)].join(' › '));
+      }
+      section[i] = si;
+      let li = languages.indexOf(d.language);
+      if (li < 0) li = languages.push(d.language) - 1;
+      language[i] = li;
+    }
+    return { method, key, n, xy, doc, section, sections, language, languages, docTitles: c.docs.map((d) => d.title), fitted, notes, ms };
+  }
+
+  private async projection(method: ProjectionMethod, emit: Emit): Promise<ProjectionResult> {
+    const m = this.mapMatrix();
+    if (typeof m === 'string') return { state: 'unavailable', reason: m };
+    const { key, matrix } = m;
+    if (method === 'pca') return { state: 'ready', data: this.pcaMap(key, emit).data };
+    if (this.map!.umap) return { state: 'ready', data: this.map!.umap };
+    if (matrix.count < UMAP_MIN_POINTS) return { state: 'unavailable', reason: `UMAP needs at least ${UMAP_MIN_POINTS} sentences; the PCA view shows them.` };
+    if (this.mapProgress?.phase === 'failed' && this.mapProgress.key === key) return { state: 'unavailable', reason: `UMAP failed: ${this.mapProgress.message ?? 'unknown error'}` };
+    if (!this.mapJob) this.startUmap(key);
+    return { state: 'running', key, progress: this.mapProgress };
+  }
+
+  private pcaMap(key: string, emit?: Emit): { model: PcaModel; data: ProjectionData } {
+    if (this.map!.pca) return this.map!.pca;
+    const { data, dim, count } = this.map!.matrix;
+    const t0 = performance.now();
+    emit?.({ kind: 'map', method: 'pca', phase: 'pca', done: 0, total: count, key });
+    const model = fitPca(data, count, dim);
+    const xy = projectPca(model, data, count);
+    const share = (v: number) => (model.variances[0] + model.variances[1] > 0 ? v : 0);
+    const notes = [
+      `PCA: the two directions of largest variance${model.fitted < count ? `, fitted on ${model.fitted.toLocaleString('en')} evenly spaced sentences` : ''}; every sentence and the query are projected exactly.`,
+      `Variance along x ${share(model.variances[0]).toPrecision(3)}, y ${share(model.variances[1]).toPrecision(3)}.`,
+      ...(this.mapBad ? [`${this.mapBad} sentence vector${this.mapBad === 1 ? ' was not finite (NaN) and is' : 's were not finite (NaN) and are'} drawn as zero vectors.`] : []),
+    ];
+    this.map!.pca = { model, data: this.mapBase('pca', key, xy, model.fitted, notes, performance.now() - t0) };
+    return this.map!.pca;
+  }
+
+  /** UMAP in slices between other requests; progress goes out with the status; stops when the corpus changes. */
+  private startUmap(key: string): void {
+    const job = { key, cancelled: false };
+    this.mapJob = job;
+    const { data, dim, count } = this.map!.matrix;
+    const progress = (phase: MapProgressMessage['phase'], done: number, total: number, message?: string) => {
+      this.mapProgress = { kind: 'map', method: 'umap', phase, done, total, key, ...(message ? { message } : {}) };
+      this.scheduleStatus();
+    };
+    const live = () => !job.cancelled && this.mapJob === job && this.map?.key === key;
+    const pause = () => new Promise((r) => setTimeout(r, 0));
+    void (async () => {
+      const t0 = performance.now();
+      try {
+        progress('graph', 0, 1);
+        await pause();
+        if (!live()) return;
+        const umap = new UmapMap(data, count, dim, { seed: 42 });
+        const total = umap.init();
+        while (live()) {
+          const t = performance.now();
+          let done = false;
+          while (!done && performance.now() - t < 50) done = umap.step(1);
+          progress('epochs', umap.epochs.done, total);
+          await pause();
+          if (done) break;
+        }
+        umap.positions();
+        while (live()) {
+          const done = umap.placeRest(200);
+          progress('place', umap.rest.done, umap.rest.total);
+          await pause();
+          if (done) break;
+        }
+        if (!live()) return;
+        const notes = [
+          `UMAP (umap-js, 15 neighbours, min. distance 0.1, seeded): ${total} epochs${umap.subsampled ? `, fitted on ${umap.fitIds.length.toLocaleString('en')} evenly spaced sentences of ${count.toLocaleString('en')} (a subsample, for speed); the others are placed at the weighted mean of their ${umap.placeK} nearest fitted sentences` : ''}.`,
+          `The query is placed at the similarity-weighted mean of its ${umap.placeK} nearest ${umap.subsampled ? 'fitted ' : ''}sentences' positions (not umap-js transform).`,
+        ];
+        this.map!.umap = this.mapBase('umap', key, umap.positions(), umap.fitIds.length, notes, performance.now() - t0);
+        this.map!.umapFit = umap.fitIds;
+        progress('done', 1, 1);
+      } catch (e) {
+        if (live()) progress('failed', 0, 1, (e as Error).message);
+      } finally {
+        if (this.mapJob === job) this.mapJob = null;
+        this.postStatus(this.status());
+      }
+    })();
+  }
+
+  private async mapQuery(method: ProjectionMethod, query: string): Promise<Results['mapQuery']> {
+    const m = this.mapMatrix();
+    if (typeof m === 'string' || !query.trim()) return { key: typeof m === 'string' ? '' : m.key, xy: null, how: '' };
+    const q = await this.engine.queryEmbedding(query);
+    if (!q || this.map?.key !== m.key) return { key: m.key, xy: null, how: '' };
+    const { data, dim } = m.matrix;
+    if (method === 'pca') {
+      const pca = this.pcaMap(m.key);
+      return { key: m.key, xy: projectPcaPoint(pca.model, q), how: 'exact PCA projection of the query vector' };
+    }
+    const umap = this.map.umap;
+    if (!umap) return { key: m.key, xy: null, how: '' };
+    const among = this.map.umapFit ?? umap.n;
+    const k = 10;
+    const { xy } = placeByNeighbours(data, dim, umap.xy, q, k, among);
+    return { key: m.key, xy, how: `weighted mean of the positions of its ${k} nearest sentences (by cosine)` };
+  }
+
+  private async mapPoint(index: number, query: string): Promise<MapPointInfo> {
+    const c = this.engine.corpus;
+    const s = c.sentences[index];
+    if (!s) throw new Error('that sentence is no longer in the corpus');
+    const d = c.docs[s.doc]!;
+    let cosine: number | null = null;
+    const m = this.map;
+    if (query.trim() && m && m.key === this.mapKey() && index < m.matrix.count) {
+      const q = await this.engine.queryEmbedding(query);
+      if (q) cosine = rowDot(m.matrix.data, index, m.matrix.dim, q);
+    }
+    return {
+      index,
+      text: s.text,
+      docTitle: d.title,
+      docId: d.id,
+      sectionPath: sectionPath(d, s.section),
+      language: d.language,
+      doc: s.doc,
+      start: s.start,
+      end: s.end,
+      ...(s.page !== undefined ? { page: s.page } : {}),
+      tokens: s.tokens,
+      cosine,
+    };
+  }
+
   // ---- status -----------------------------------------------------------------------
 
   status(): WorkerStatus {
@@ -588,6 +798,7 @@ export class Lab {
       persistence: { on: this.persistence.on, ...(this.persistence.reason ? { reason: this.persistence.reason } : {}) },
       indexBackend: this.indexBackend,
       restored: this.restored,
+      ...(this.mapProgress ? { map: this.mapProgress } : {}),
     };
   }
 

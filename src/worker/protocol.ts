@@ -105,6 +105,8 @@ export interface WorkerStatus {
   persistence: { on: boolean; reason?: string };
   restored: boolean;
   indexBackend: IndexBackend;
+  /** The corpus map's background UMAP job, while it runs (and its last outcome). */
+  map?: MapProgressMessage;
 }
 
 export interface InitOptions {
@@ -153,9 +155,71 @@ export type Request =
   | { id: number; type: 'evalImport'; files: InputFileMessage[] }
   | { id: number; type: 'evalRun'; spec: EvalRunSpec }
   | { id: number; type: 'evalQuestion'; questionId: string; points: EvalPointQuery[] }
+  /**
+   * The corpus map. 'pca' is computed at once (and cached); 'umap' answers from the cache, or
+   * starts (or joins) the background UMAP job and answers at once with `running` — its
+   * progress arrives in `WorkerStatus.map`, then ask again. Positions come without texts.
+   */
+  | { id: number; type: 'projection'; method: ProjectionMethod }
+  /** The query's place on the map (and its true cosine to every highlighted sentence is asked by mapPoint). */
+  | { id: number; type: 'mapQuery'; method: ProjectionMethod; query: string }
+  /** What hover shows for one sentence, by global index: text, document, section, true cosine to the query. */
+  | { id: number; type: 'mapPoint'; index: number; query: string }
   | { id: number; type: 'cancel'; target: number };
 
 export type RequestType = Request['type'];
+
+export type ProjectionMethod = 'pca' | 'umap';
+
+/**
+ * Positions of every sentence on the corpus map, with what colouring needs (small typed
+ * arrays and short label tables; texts only on hover, by index).
+ */
+export interface ProjectionData {
+  method: ProjectionMethod;
+  /** The corpus state it was computed for (sentence count, embedder, structure, documents). */
+  key: string;
+  n: number;
+  /** x, y per sentence (global sentence order). */
+  xy: Float32Array;
+  /** Document index per sentence (into docTitles). */
+  doc: Int32Array;
+  /** Section label index per sentence (into sections). */
+  section: Int32Array;
+  sections: string[];
+  /** Language index per sentence (into languages). */
+  language: Int32Array;
+  languages: string[];
+  docTitles: string[];
+  /** Sentences the layout was fitted on (< n: UMAP was fitted on an evenly spaced subsample, the rest placed by neighbours). */
+  fitted: number;
+  /** How it was made, in words (shown on the map). */
+  notes: string[];
+  ms: number;
+}
+
+export type ProjectionResult =
+  | { state: 'ready'; data: ProjectionData }
+  | { state: 'running'; key: string; progress: MapProgressMessage | null }
+  /** No map possible (no embedding model, vectors still being made, too few sentences): why, in words. */
+  | { state: 'unavailable'; reason: string };
+
+export interface MapPointInfo {
+  index: number;
+  text: string;
+  docTitle: string;
+  docId: string;
+  sectionPath: string[];
+  language: string;
+  /** Document index, character span in the document, page, tokens: enough to open it in the document view. */
+  doc: number;
+  start: number;
+  end: number;
+  page?: number;
+  tokens: number;
+  /** True cosine between the sentence's vector and the query's (null without a query). */
+  cosine: number | null;
+}
 
 /** A labelled set as imported: what it holds and what was skipped (by line). */
 export interface EvalSetSummary {
@@ -254,7 +318,19 @@ export interface EvalProgressMessage {
   pass?: string;
 }
 
-export type Progress = FileProgress | EmbedProgressMessage | ModelProgress | EvalProgressMessage;
+/** Corpus map progress: PCA, then UMAP's neighbour graph, its epochs, and placing the sentences left out of a subsampled fit. */
+export interface MapProgressMessage {
+  kind: 'map';
+  method: ProjectionMethod;
+  phase: 'pca' | 'graph' | 'epochs' | 'place' | 'done' | 'failed';
+  done: number;
+  total: number;
+  /** The corpus state the job is for. */
+  key: string;
+  message?: string;
+}
+
+export type Progress = FileProgress | EmbedProgressMessage | ModelProgress | EvalProgressMessage | MapProgressMessage;
 
 export interface AddResult {
   added: DocSummary[];
@@ -281,6 +357,9 @@ export interface Results {
   evalImport: EvalSetSummary;
   evalRun: EvalRunResult;
   evalQuestion: EvalQuestionResult;
+  projection: ProjectionResult;
+  mapQuery: { key: string; xy: [number, number] | null; how: string };
+  mapPoint: MapPointInfo;
   cancel: boolean;
 }
 

@@ -40,7 +40,8 @@ self.onmessage = (event: MessageEvent) => {
       controllers.delete(req.id);
     }
   };
-  if (req.type === 'search' || req.type === 'getDocument' || req.type === 'saveParams') void run();
+  // Map requests only read cached projections (UMAP itself runs in slices between requests).
+  if (req.type === 'search' || req.type === 'getDocument' || req.type === 'saveParams' || req.type === 'projection' || req.type === 'mapQuery' || req.type === 'mapPoint') void run();
   else queue = queue.then(run);
 };
 

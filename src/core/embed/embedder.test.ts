@@ -132,6 +132,15 @@ describe('TransformersEmbedder with the generated TEST model', () => {
     expect(seen).toEqual([1, 2]);
   });
 
+  it('gives a text with no meaningful tokens a zero vector, never NaN', async () => {
+    // The test model weighs special tokens zero: an empty text pools to zero, and normalising would divide by it.
+    const res = await embedder.embed(['', 'a real sentence']);
+    const empty = res.vectors.subarray(0, embedder.dim);
+    expect([...empty].every((x) => x === 0)).toBe(true);
+    expect([...res.vectors.subarray(embedder.dim)].every(Number.isFinite)).toBe(true);
+    expect(Math.hypot(...res.vectors.subarray(embedder.dim))).toBeCloseTo(1, 5);
+  });
+
   it('embeds an empty list to nothing', async () => {
     const res = await embedder.embed([]);
     expect(res.vectors.length).toBe(0);

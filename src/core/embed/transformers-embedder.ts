@@ -93,7 +93,11 @@ export class TransformersEmbedder implements Embedder {
       const out = await this.pipe(batch, { pooling: 'mean', normalize: true });
       const data = out.data as Float32Array;
       idx.forEach((i, row) => {
-        vectors.set(data.subarray(row * this.dim, (row + 1) * this.dim), i * this.dim);
+        const v = data.subarray(row * this.dim, (row + 1) * this.dim);
+        // A text with no meaningful tokens pools to a zero vector, which normalising turns
+        // into NaN: keep it at zero (similar to nothing) so no score or projection breaks.
+        if (v.some((x) => !Number.isFinite(x))) v.fill(0);
+        vectors.set(v, i * this.dim);
         if (this.isTruncated(batch[row]!)) truncated.push(i);
       });
       done += idx.length;
