@@ -32,7 +32,17 @@ export interface View {
   offY: number;
 }
 
-/** Fits the points' bounds (and the query) into width × height with a margin; y grows upwards. */
+/** The q-th quantile of finite values (sorted copy). */
+function quantile(values: Float32Array, q: number): number {
+  const sorted = values.filter(Number.isFinite).sort();
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.max(0, Math.round(q * (sorted.length - 1))))]! : NaN;
+}
+
+/**
+ * Fits the points (and the query) into width × height with a margin; y grows upwards. With
+ * many points the bounds are the 0.5th and 99.5th percentiles, so a few far outliers (UMAP
+ * makes some) do not squeeze the rest into a corner; the outliers are drawn at the edge.
+ */
 export function fitView(xy: Float32Array, width: number, height: number, extra: [number, number] | null = null, margin = 16): View {
   let minX = Infinity;
   let minY = Infinity;
@@ -45,7 +55,14 @@ export function fitView(xy: Float32Array, width: number, height: number, extra: 
     if (y < minY) minY = y;
     if (y > maxY) maxY = y;
   };
-  for (let i = 0; i < xy.length; i += 2) take(xy[i]!, xy[i + 1]!);
+  const n = xy.length / 2;
+  if (n >= 200) {
+    const xs = new Float32Array(n);
+    const ys = new Float32Array(n);
+    for (let i = 0; i < n; i++) (xs[i] = xy[2 * i]!), (ys[i] = xy[2 * i + 1]!);
+    take(quantile(xs, 0.005), quantile(ys, 0.005));
+    take(quantile(xs, 0.995), quantile(ys, 0.995));
+  } else for (let i = 0; i < xy.length; i += 2) take(xy[i]!, xy[i + 1]!);
   if (extra) take(extra[0], extra[1]);
   if (!Number.isFinite(minX)) (minX = 0), (maxX = 1), (minY = 0), (maxY = 1);
   const w = Math.max(1e-9, maxX - minX);
@@ -55,7 +72,10 @@ export function fitView(xy: Float32Array, width: number, height: number, extra: 
 }
 
 export function toScreen(v: View, x: number, y: number): [number, number] {
-  return [v.offX + (x - v.minX) * v.scale, v.height - (v.offY + (y - v.minY) * v.scale)];
+  const sx = v.offX + (x - v.minX) * v.scale;
+  const sy = v.height - (v.offY + (y - v.minY) * v.scale);
+  // Outliers beyond the fitted bounds sit on the edge, still visible and pickable.
+  return [Math.min(v.width - 2, Math.max(2, sx)), Math.min(v.height - 2, Math.max(2, sy))];
 }
 
 /** A uniform grid of screen positions for nearest-point lookups. */
