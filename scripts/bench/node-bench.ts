@@ -1,0 +1,202 @@
+/**
+ * Query latency, slider latency and memory of the retrieval engine at one corpus size, in
+ * Node (the same src/core code the worker runs). Run by run.ts as
+ *   node --expose-gc --import tsx scripts/bench/node-bench.ts --n 100000 --out FILE
+ * The corpus is SQuAD dev articles copied until it has --n sentences (copies rotate the
+ * paragraphs and number the title); vectors are random unit vectors put in through
+ * engine.importVectors (sentence, leaf and naive-chunk kinds, as the app embeds all three);
+ * query vectors are random too (RandomEmbedder), so times are retrieval only.
+ */
+import { writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { parseArgs } from 'node:util';
+import { AutoTokenizer, env } from '@huggingface/transformers';
+import { documentFromText } from '../../src/core/documents/load';
+import { RetrievalEngine } from '../../src/core/engine';
+import { retrievalParams, STRATEGIES, type RetrievalParams, type StrategyName, type UnitKind } from '../../src/core/retrieve/params';
+import { ApproxTokenCounter, ModelTokenCounter, type TokenCounter } from '../../src/core/segment/tokens';
+import { commonSection, sectionPath } from '../../src/core/structure/corpus';
+import type { ContextBlock } from '../../src/core/types';
+import type { ColumnSpec } from '../../src/worker/protocol';
+import { articleCopy, bareScan, columnsFor, percentile, pickModel, RandomEmbedder, randomUnits, round, squadArticles, squadQuestions } from './common';
+
+const { values } = parseArgs({ options: { n: { type: 'string' }, out: { type: 'string' }, queries: { type: 'string' }, approx: { type: 'boolean' } } });
+const N = Number(values.n ?? 10000);
+const NQ = Number(values.queries ?? 30);
+const gc = (globalThis as { gc?: () => void }).gc;
+if (!gc) throw new Error('run with node --expose-gc');
+
+function mem(): { heap: number; arrayBuffers: number; external: number; total: number } {
+  gc!();
+  gc!();
+  const m = process.memoryUsage();
+  return { heap: m.heapUsed, arrayBuffers: m.arrayBuffers, external: m.external, total: m.heapUsed + m.external };
+}
+
+async function counter(): Promise<{ counter: TokenCounter; name: string }> {
+  const model = pickModel();
+  if (values.approx) return { counter: new ApproxTokenCounter(), name: 'approx' };
+  env.allowLocalModels = true;
+  env.allowRemoteModels = false;
+  env.localModelPath = `${dirname(model.dir)}/`;
+  const tok = await AutoTokenizer.from_pretrained(model.dir.split('/').pop()!);
+  return { counter: new ModelTokenCounter(tok as never, model.id), name: `${model.id} tokenizer` };
+}
+
+const say = (m: string) => process.stderr.write(`[node-bench ${N}] ${m}\n`);
+const { counter: tokens, name: counterName } = await counter();
+const articles = squadArticles();
+const questions = squadQuestions();
+const dim = 384;
+const embedder = new RandomEmbedder(tokens, dim);
+
+// ---- build (memory measured around it) ---------------------------------------------------
+const before = mem();
+const t0 = performance.now();
+const engine = new RetrievalEngine({ embedder });
+let rep = 0;
+outer: for (;;) {
+  for (const a of articles) {
+    engine.addDocuments([documentFromText(articleCopy(a, rep), `${a.title} ${rep}.md`, 'md')]);
+    if (engine.corpus.sentences.length >= N) break outer;
+  }
+  rep++;
+}
+const buildMs = performance.now() - t0;
+say(`corpus built in ${(buildMs / 1000).toFixed(1)} s`);
+const n = engine.corpus.sentences.length;
+const t1 = performance.now();
+const kinds: UnitKind[] = ['sentence', 'leaf', 'chunk'];
+const units: Record<string, number> = {};
+for (const [i, kind] of kinds.entries()) {
+  units[kind] = engine.unitCount(kind);
+  let v: Float32Array | null = randomUnits(engine.unitCount(kind), dim, 1000 + i);
+  await engine.importVectors(kind, v);
+  v = null;
+}
+const importMs = performance.now() - t1;
+// BM25 indexes are built on the first search of each unit kind (as in the app).
+const t2 = performance.now();
+await engine.search('warm up the lexical indexes', [...STRATEGIES], retrievalParams({ retriever: 'hybrid' }));
+const bm25Ms = performance.now() - t2;
+say(`BM25 built in ${(bm25Ms / 1000).toFixed(1)} s`);
+const after = mem();
+let textBytes = 0;
+for (const s of engine.corpus.sentences) textBytes += 2 * (s.end - s.start);
+const vectorBytes = n * dim * 4;
+const delta = after.total - before.total;
+const memory = {
+  sentences: n,
+  units,
+  deltaBytes: delta,
+  heapDelta: after.heap - before.heap,
+  externalDelta: after.external - before.external,
+  arrayBuffersDelta: after.arrayBuffers - before.arrayBuffers,
+  bytesPerSentence: delta / n,
+  rawBytesPerSentence: (vectorBytes + textBytes) / n,
+  ratio: delta / (vectorBytes + textBytes),
+  allKindVectorBytesPerSentence: (Object.values(units).reduce((a, b) => a + b, 0) * dim * 4) / n,
+};
+
+// ---- what the worker does for one column (lab.ts search + view) ---------------------------
+function view(b: ContextBlock, query: string): unknown {
+  const c = engine.corpus;
+  const doc = c.docs[b.doc]!;
+  const first = c.sentences[b.sentences.start]!;
+  const last = c.sentences[b.sentences.end - 1]!;
+  const hitSpans = b.hits.map((i) => c.sentences[i]!).map((s) => [Math.max(0, s.start - b.start), Math.min(b.end - b.start, s.end - b.start)]);
+  return { ...b, parent: engine.enclosingNode(b.sentences.start, b.sentences.end), coherence: engine.blockCoherence(b.sentences.start, b.sentences.end, query), path: sectionPath(doc, commonSection(doc, first.section, last.section)), hitSpans };
+}
+
+async function labSearch(query: string, base: RetrievalParams, columns: ColumnSpec[]): Promise<number> {
+  let blocks = 0;
+  for (const column of columns) {
+    const p = { ...base, retriever: column.retriever, rerank: { ...base.rerank, enabled: column.rerank } };
+    if (column.fusion) continue; // no LLM variants: the worker answers with a note and no search
+    const [r] = await engine.search(query, [column.strategy], p);
+    blocks += r!.blocks.map((b) => view(b, query)).length;
+  }
+  return blocks;
+}
+
+let qi = 0;
+const nextQuestion = () => `${questions[qi++ % questions.length]} ${qi >= questions.length ? qi : ''}`.trim();
+
+async function timeIt(runs: number, f: (q: string) => Promise<unknown>): Promise<{ p50Ms: number; p95Ms: number }> {
+  for (let i = 0; i < 3; i++) await f(nextQuestion());
+  const ts: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const q = nextQuestion();
+    const t = performance.now();
+    await f(q);
+    ts.push(performance.now() - t);
+  }
+  return { p50Ms: percentile(ts, 0.5), p95Ms: percentile(ts, 0.95) };
+}
+
+// ---- bare exact scan of the same sentence vectors ------------------------------------
+const sentenceVectors = randomUnits(units.sentence!, dim, 1000);
+const queryVecs = randomUnits(NQ + 3, dim, 77);
+const scanTimes: number[] = [];
+for (let i = 0; i < NQ + 3; i++) {
+  const t = performance.now();
+  bareScan(sentenceVectors, dim, queryVecs.subarray(i * dim, (i + 1) * dim), 10);
+  if (i >= 3) scanTimes.push(performance.now() - t);
+}
+const scan = { p50Ms: percentile(scanTimes, 0.5), p95Ms: percentile(scanTimes, 0.95) };
+
+// ---- query latency per strategy and retriever ------------------------------------------
+const query: Record<string, { p50Ms: number; p95Ms: number; ratioToScan: number }> = {};
+for (const retriever of ['vector', 'hybrid'] as const) {
+  for (const s of STRATEGIES) {
+    const p = retrievalParams({ retriever });
+    const r = await timeIt(NQ, (q) => engine.search(q, [s as StrategyName], p));
+    query[`${s}/${retriever}`] = { ...r, ratioToScan: r.p50Ms / scan.p50Ms };
+    say(`${s}/${retriever}: p50 ${r.p50Ms.toFixed(1)} ms`);
+  }
+}
+for (const base of ['vector', 'hybrid'] as const) {
+  const p = retrievalParams({ retriever: base });
+  const r = await timeIt(NQ, (q) => labSearch(q, p, columnsFor(base)));
+  query[`all columns/${base} base`] = { ...r, ratioToScan: r.p50Ms / scan.p50Ms };
+}
+
+// ---- slider: a retrieval-only change re-runs blocks on cached candidates -------------------
+async function slider(runs: number, strategies: 'all' | StrategyName, change: (p: RetrievalParams) => RetrievalParams): Promise<{ p50Ms: number; p95Ms: number }> {
+  const ts: number[] = [];
+  const p1 = retrievalParams({ retriever: 'vector' });
+  const p2 = change(p1);
+  for (let i = 0; i < runs + 2; i++) {
+    const q = nextQuestion();
+    const run = (p: RetrievalParams) => (strategies === 'all' ? labSearch(q, p, columnsFor('vector')) : engine.search(q, [strategies], p));
+    await run(p1);
+    const t = performance.now();
+    await run(p2);
+    if (i >= 2) ts.push(performance.now() - t);
+  }
+  return { p50Ms: percentile(ts, 0.5), p95Ms: percentile(ts, 0.95) };
+}
+const wider = (p: RetrievalParams) => ({ ...p, window: { ...p.window, before: 5, after: 5 } });
+const sliders = {
+  'all columns (window ±3 → ±5)': await slider(NQ, 'all', wider),
+  'window (±3 → ±5)': await slider(NQ, 'window', wider),
+  'automerge (threshold 0.5 → 0.3)': await slider(NQ, 'automerge', (p) => ({ ...p, merge: { threshold: 0.3 } })),
+  'adaptive (threshold → +0.1)': await slider(NQ, 'adaptive', (p) => ({ ...p, adaptive: { ...p.adaptive, threshold: p.adaptive.threshold + 0.1 } })),
+};
+
+const out = {
+  n,
+  documents: engine.corpus.docs.length,
+  tokenCounter: counterName,
+  vectors: 'random unit vectors (engine.importVectors for sentence, leaf and chunk); random query vectors (no model call)',
+  buildMs,
+  importMs,
+  bm25BuildMs: bm25Ms,
+  memory,
+  scan,
+  query,
+  slider: sliders,
+};
+const json = JSON.stringify(out, (_, v) => (typeof v === 'number' && !Number.isInteger(v) ? round(v, 3) : v), 1);
+if (values.out) writeFileSync(values.out, json);
+else console.log(json);

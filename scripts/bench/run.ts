@@ -1,0 +1,212 @@
+/**
+ * npm run bench [-- --json FILE] [-- --quick] [-- --no-browser]
+ *
+ * Issue 6's performance benchmark. Prints tables; asserts nothing about time.
+ *  1. indexing throughput in headless Chromium: the app path (loadDocument → addDocuments →
+ *     embedUnits('sentence') with TransformersEmbedder, in a module worker) against bare
+ *     onnxruntime-web on the same texts, 1 and 2 WASM threads (cross-origin isolated page);
+ *  2. query latency at 10k and 100k sentences per strategy × retriever and for the app's
+ *     side-by-side column set, against a bare exact scan of the same vectors (Node);
+ *  3. slider latency at 100k (retrieval-only change on cached candidates);
+ *  4. memory per indexed sentence at 100k against its raw size;
+ *  5. FlatIndex vs VoyIndex at 1k, 10k, 100k;
+ *  6. cold start of the built app: drop a 48-page PDF, time to the first BM25 and vector
+ *     results, long tasks on the page while indexing.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Browser } from '@playwright/test';
+import { renderTable } from '../../src/cli/table';
+import { CACHE, coldStart, indexingBench, launch, type ColdStart, type IndexingBench } from './browser-bench';
+import { pickModel, PROJECT_ROOT, round } from './common';
+
+const { values } = parseArgs({ options: { json: { type: 'string' }, quick: { type: 'boolean' }, 'no-browser': { type: 'boolean' } } });
+const quick = Boolean(values.quick);
+const started = Date.now();
+const log = (s: string) => process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${s}\n`);
+const fmt = (x: number | null | undefined, d = 1) => (x === null || x === undefined || !Number.isFinite(x) ? '–' : round(x, d));
+
+/** Runs a TypeScript file in a child node with --expose-gc; kills it after capS seconds. */
+function child(script: string, args: string[], capS: number): Promise<{ ok: true; stdout: string } | { ok: false; reason: string }> {
+  return new Promise((resolve) => {
+    const p = spawn(process.execPath, ['--expose-gc', '--max-old-space-size=16384', '--import', 'tsx', join(import.meta.dirname, script), ...args], { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    p.stdout.on('data', (d) => (stdout += d));
+    p.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => p.kill('SIGKILL'), capS * 1000);
+    p.on('close', (code, signal) => {
+      clearTimeout(timer);
+      if (signal === 'SIGKILL') resolve({ ok: false, reason: `over the ${capS} s cap` });
+      else if (code !== 0) resolve({ ok: false, reason: `failed: ${stderr.trim().split('\n').slice(-3).join(' ')}` });
+      else resolve({ ok: true, stdout });
+    });
+  });
+}
+
+mkdirSync(CACHE, { recursive: true });
+const model = pickModel();
+let browser: Browser | null = null;
+let chromiumVersion = 'not run (--no-browser)';
+if (!values['no-browser']) {
+  browser = await launch();
+  chromiumVersion = `Chromium ${browser.version()}`;
+}
+const cpu = cpus();
+const machine = `${cpu[0]?.model ?? 'unknown CPU'} · ${cpu.length} cores · ${(totalmem() / 2 ** 30).toFixed(0)} GiB · ${chromiumVersion} · Node ${process.version} · load average at start ${loadavg()[0]!.toFixed(2)}`;
+console.log(`machine: ${machine}`);
+console.log(`model:   ${model.label}${quick ? '\nQUICK run: smaller sizes, fewer queries' : ''}`);
+
+// ---- 2–4: engine in Node -------------------------------------------------------------------
+type NodeBench = {
+  n: number;
+  documents: number;
+  tokenCounter: string;
+  vectors: string;
+  buildMs: number;
+  importMs: number;
+  bm25BuildMs: number;
+  memory: { sentences: number; units: Record<string, number>; deltaBytes: number; heapDelta: number; externalDelta: number; bytesPerSentence: number; rawBytesPerSentence: number; ratio: number; allKindVectorBytesPerSentence: number };
+  scan: { p50Ms: number; p95Ms: number };
+  query: Record<string, { p50Ms: number; p95Ms: number; ratioToScan: number }>;
+  slider: Record<string, { p50Ms: number; p95Ms: number }>;
+};
+const sizes = quick ? [2000, 10000] : [10000, 100000];
+const engineRuns: NodeBench[] = [];
+for (const n of sizes) {
+  log(`engine at ${n} sentences (Node, random unit vectors)…`);
+  const out = join(CACHE, `engine-${n}.json`);
+  const r = await child('node-bench.ts', ['--n', String(n), '--queries', quick ? '10' : n >= 100000 ? '20' : '30', '--out', out], 480);
+  if (!r.ok) {
+    log(`  engine at ${n}: ${r.reason}`);
+    continue;
+  }
+  engineRuns.push(JSON.parse(readFileSync(out, 'utf8')) as NodeBench);
+}
+
+// ---- 5: index backends -----------------------------------------------------------------------
+type BackendRow = { n: number; backend: string; buildMs?: number; queryP50Ms?: number; queryP95Ms?: number; indexBytes?: number; measuredBytes?: number; recallAt10?: number; skipped?: string };
+const backends: BackendRow[] = [];
+for (const n of quick ? [1000, 10000] : [1000, 10000, 100000]) {
+  for (const backend of ['flat', 'voy']) {
+    log(`index backend ${backend} at ${n} vectors…`);
+    const r = await child('backend-one.ts', ['--n', String(n), '--backend', backend], 180);
+    backends.push(r.ok ? (JSON.parse(r.stdout.trim().split('\n').pop()!) as BackendRow) : { n, backend, skipped: r.reason });
+  }
+}
+
+// ---- 1 and 6: browser -------------------------------------------------------------------------
+let indexing: IndexingBench | null = null;
+let cold: ColdStart | null = null;
+let indexingError: string | null = null;
+let coldError: string | null = null;
+if (browser) {
+  try {
+    indexing = await indexingBench(browser, { sentences: quick ? 200 : 800, log });
+  } catch (e) {
+    indexingError = (e as Error).message.split('\n')[0]!;
+    log(`indexing benchmark failed: ${indexingError}`);
+  }
+  try {
+    cold = await coldStart(browser, { log, timeoutMs: quick ? 120_000 : 240_000 });
+  } catch (e) {
+    coldError = (e as Error).message.split('\n')[0]!;
+    log(`cold start failed: ${coldError}`);
+  }
+  await browser.close();
+}
+
+// ---- report ------------------------------------------------------------------------------------
+const big = engineRuns.at(-1);
+console.log('');
+if (indexing) {
+  const runOf = (mode: string, t: number) => indexing!.runs.find((r) => r.mode === mode && r.threads === t);
+  console.log(`1. Indexing throughput in Chromium (module worker; ${indexing.document.sentences} sentences of SQuAD contexts, ${indexing.document.chars.toLocaleString('en')} chars, .txt; batch 16, length-sorted within 256-unit slices)`);
+  console.log(
+    renderTable(
+      ['threads', 'app sent/s', 'bare ORT sent/s', 'app/bare', 'app: parse ms', 'split ms', 'embed ms', 'bare: tokenize ms', 'session.run ms', 'isolated'],
+      [1, 2].map((t) => {
+        const a = runOf('app', t);
+        const b = runOf('bare', t);
+        return [t, fmt(a?.sentencesPerS), fmt(b?.sentencesPerS), fmt(a && b ? a.sentencesPerS / b.sentencesPerS : NaN, 2), fmt(a?.stages.parseMs, 0), fmt(a?.stages.splitMs, 0), fmt(a?.stages.embedMs, 0), fmt(b?.stages.tokenizeMs, 0), fmt(b?.stages.sessionRunMs, 0), String(a?.crossOriginIsolated ?? '–')];
+      }),
+    ),
+  );
+  const a1 = runOf('app', 1), a2 = runOf('app', 2), b1 = runOf('bare', 1), b2 = runOf('bare', 2);
+  console.log(`   2 threads / 1 thread: app ×${fmt(a2 && a1 ? a2.sentencesPerS / a1.sentencesPerS : NaN, 2)}, bare ×${fmt(b2 && b1 ? b2.sentencesPerS / b1.sentencesPerS : NaN, 2)}\n`);
+} else console.log(`1. Indexing throughput: not measured (${indexingError ?? '--no-browser'})\n`);
+
+for (const run of engineRuns) {
+  console.log(`2. Query latency at ${run.n.toLocaleString('en')} sentences (${run.documents} documents; units: ${Object.entries(run.memory.units).map(([k, v]) => `${v} ${k}`).join(', ')}; Node; ${run.vectors}; token counts: ${run.tokenCounter}); top-k 10, default parameters, every query a new question (no cache)`);
+  console.log(`   bare exact scan of the same ${run.n} sentence vectors (Float32Array dot products + top 10): p50 ${fmt(run.scan.p50Ms, 2)} ms, p95 ${fmt(run.scan.p95Ms, 2)} ms · engine build ${fmt(run.buildMs / 1000)} s, BM25 build (first query) ${fmt(run.bm25BuildMs / 1000)} s`);
+  console.log(renderTable(['strategy / retriever', 'p50 ms', 'p95 ms', 'p50 / scan p50'], Object.entries(run.query).map(([k, v]) => [k, fmt(v.p50Ms, 2), fmt(v.p95Ms, 2), fmt(v.ratioToScan, 2)])));
+  console.log('   ("all columns" = the 9 columns of columnsFor(base) as lab.ts searches them, block views included; query fusion has no LLM variants and reranking no reranker, as in a fresh app)\n');
+}
+if (big) {
+  console.log(`3. Slider latency at ${big.n.toLocaleString('en')} sentences (retriever vector; retrieval-only change, candidates cached)`);
+  console.log(renderTable(['change', 'p50 ms', 'p95 ms'], Object.entries(big.slider).map(([k, v]) => [k, fmt(v.p50Ms, 2), fmt(v.p95Ms, 2)])));
+  const m = big.memory;
+  console.log(`\n4. Memory at ${big.n.toLocaleString('en')} sentences (heap + external growth after gc, whole engine: documents, corpus, chunk tree, BM25 for 3 unit kinds, vectors for 3 unit kinds)`);
+  console.log(
+    renderTable(
+      ['bytes / sentence', 'raw bytes / sentence (384×4 + UTF-16 text)', 'ratio', 'of which vectors of all 3 kinds', 'heap MB', 'external MB'],
+      [[fmt(m.bytesPerSentence, 0), fmt(m.rawBytesPerSentence, 0), fmt(m.ratio, 2), fmt(m.allKindVectorBytesPerSentence, 0), fmt(m.heapDelta / 2 ** 20, 0), fmt(m.externalDelta / 2 ** 20, 0)]],
+    ),
+  );
+  console.log('');
+}
+console.log('5. Vector index backends (Node; uniform random vectors, 384 dims, 50 queries; recall@10 against a bare exact scan)');
+console.log(
+  renderTable(
+    ['vectors', 'backend', 'build ms', 'query p50 ms', 'query p95 ms', 'index MB', 'measured MB', 'recall@10'],
+    backends.map((b) => (b.skipped ? [b.n, b.backend, `skipped: ${b.skipped}`, '', '', '', '', ''] : [b.n, b.backend, fmt(b.buildMs, 0), fmt(b.queryP50Ms, 2), fmt(b.queryP95Ms, 2), fmt(b.indexBytes! / 2 ** 20, 1), fmt(b.measuredBytes! / 2 ** 20, 1), fmt(b.recallAt10, 3)])),
+  ),
+);
+console.log('');
+if (cold) {
+  console.log(`6. Cold start in the built app (${cold.model} ${model.dtype}, WASM, crossOriginIsolated=${cold.crossOriginIsolated}; ${cold.pdf}${cold.pages ? `, ${cold.pages} pages` : ''}; question in the URL before the drop)`);
+  console.log(
+    renderTable(
+      ['page load → model ready', 'drop → first BM25 result', 'drop → first vector result', 'drop → all embedded', 'long tasks > 50 ms while indexing', 'their total', 'longest', '> 200 ms'],
+      [[`${fmt(cold.pageLoadToModelReadyMs, 0)} ms`, `${fmt(cold.dropToFirstBm25Ms, 0)} ms`, `${fmt(cold.dropToFirstVectorMs, 0)} ms`, `${fmt(cold.dropToAllEmbeddedMs, 0)} ms`, cold.longTasks.count, `${fmt(cold.longTasks.totalMs, 0)} ms`, `${fmt(cold.longTasks.maxMs, 0)} ms`, cold.longTasks.over200Ms]],
+    ),
+  );
+  if (cold.note) console.log(`   ${cold.note}`);
+} else console.log(`6. Cold start: not measured (${coldError ?? '--no-browser'})`);
+console.log(`\ntotal ${((Date.now() - started) / 1000).toFixed(0)} s`);
+
+if (values.json) {
+  const run = (mode: string, t: number) => indexing?.runs.find((r) => r.mode === mode && r.threads === t);
+  const app2 = run('app', 2), bare2 = run('bare', 2);
+  const report = {
+    machine,
+    model: model.label,
+    quick,
+    indexing: indexing
+      ? {
+          appSentencesPerS: app2?.sentencesPerS ?? null,
+          bareSentencesPerS: bare2?.sentencesPerS ?? null,
+          ratio: app2 && bare2 ? app2.sentencesPerS / bare2.sentencesPerS : null,
+          threads: Object.fromEntries([1, 2].map((t) => [t, { app: run('app', t) ?? null, bare: run('bare', t) ?? null }])),
+          document: indexing.document,
+          inWorker: indexing.worker,
+        }
+      : { error: indexingError ?? 'not run' },
+    query100k: big ? Object.fromEntries(Object.entries(big.query).map(([k, v]) => [k, { p50Ms: v.p50Ms, p95Ms: v.p95Ms, ratioToScan: v.ratioToScan }])) : null,
+    queryScan100k: big?.scan ?? null,
+    querySentences: big?.n ?? null,
+    queryBySize: Object.fromEntries(engineRuns.map((r) => [r.n, { scan: r.scan, query: r.query, buildMs: r.buildMs, bm25BuildMs: r.bm25BuildMs }])),
+    sliderMs100k: big ? { ...(Object.values(big.slider)[0] ?? {}), byChange: big.slider } : null,
+    bytesPerSentence100k: big?.memory.bytesPerSentence ?? null,
+    memoryRatio100k: big?.memory.ratio ?? null,
+    memory100k: big?.memory ?? null,
+    backends,
+    coldStart: cold ?? { error: coldError ?? 'not run' },
+    vectors: big?.vectors ?? null,
+  };
+  writeFileSync(values.json, JSON.stringify(report, null, 2));
+  console.log(`JSON: ${values.json}`);
+}
