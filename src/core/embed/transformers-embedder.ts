@@ -1,3 +1,4 @@
+import { yieldToEventLoop } from '../util/yield';
 import { env, pipeline, type FeatureExtractionPipeline } from '@huggingface/transformers';
 import { ModelTokenCounter, type TokenCounter } from '../segment/tokens';
 import { EmbeddingCancelled, lengthSortedOrder, type EmbedOptions, type EmbedResult, type Embedder } from './embedder';
@@ -102,6 +103,8 @@ export class TransformersEmbedder implements Embedder {
       });
       done += idx.length;
       options.onProgress?.(done, texts.length);
+      // Between batches, a worker must be able to answer a search (see yieldToEventLoop).
+      await yieldToEventLoop();
     }
     return { vectors, truncated: truncated.sort((a, b) => a - b) };
   }
