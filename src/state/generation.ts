@@ -149,6 +149,12 @@ export const useGeneration = create<GenerationStore>(() => ({
 }));
 
 const workerClient = new GenerationWorkerClient();
+// The model went away (stopped by unloading, a crash, out of memory): say so where it was loaded.
+workerClient.onUnload((reason) => {
+  const { local, generator } = useGeneration.getState();
+  if (local.state === 'none') return;
+  useGeneration.setState({ local: { state: 'failed', ...(local.model ? { model: local.model } : {}), error: reason, files: {} }, generator: generator instanceof LocalGeneratorProxy ? null : generator });
+});
 const controllers = new Set<AbortController>();
 /** Bumped by Stop, so a queued second answer does not start after it. */
 let answerSeq = 0;

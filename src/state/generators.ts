@@ -126,6 +126,7 @@ export class GenerationWorkerClient {
   private worker: Worker | null = null;
   private nextId = 1;
   private readonly pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void; onProgress?: (p: GenerationProgress) => void }>();
+  private readonly unloadListeners = new Set<(reason: string) => void>();
 
   private get w(): Worker {
     if (!this.worker) {
@@ -142,11 +143,13 @@ export class GenerationWorkerClient {
   }
 
   private fail(message: string): void {
+    const had = this.worker !== null;
     this.worker?.terminate();
     this.worker = null;
     const err = new GenerationError(message, 'server');
     for (const p of this.pending.values()) p.reject(err);
     this.pending.clear();
+    if (had) for (const l of this.unloadListeners) l(message);
   }
 
   private receive(data: ({ tag?: string } & GenerationResponse) | undefined): void {
@@ -171,9 +174,14 @@ export class GenerationWorkerClient {
     return promise;
   }
 
+  /** Called when the worker (and the model in it) is ended. */
+  onUnload(listener: (reason: string) => void): void {
+    this.unloadListeners.add(listener);
+  }
+
   /** Ends the worker and frees the model's memory. */
-  terminate(): void {
-    this.fail('the in-browser model was unloaded');
+  terminate(reason = 'the in-browser model was unloaded'): void {
+    this.fail(reason);
   }
 }
 
@@ -204,15 +212,50 @@ export class LocalGeneratorProxy implements Generator {
     return this.client.request('count', { messages });
   }
 
+  /**
+   * Stopping: a cross-origin isolated page shares a flag the worker reads between tokens.
+   * Elsewhere the stop message only arrives when the answer ends, so after a second the
+   * worker is ended instead (the model must be loaded again) and the text so far is kept.
+   */
   stream(messages: ChatMessage[], options: GenerateOptions): Promise<StreamResult> {
-    return this.client.request(
+    const shared = globalThis.crossOriginIsolated === true && typeof SharedArrayBuffer === 'function';
+    const stopFlag = shared ? new SharedArrayBuffer(4) : undefined;
+    let text = '';
+    const reply = this.client.request(
       'generate',
-      { messages, maxTokens: options.maxTokens, temperature: options.temperature },
+      { messages, maxTokens: options.maxTokens, temperature: options.temperature, ...(stopFlag ? { stopFlag } : {}) },
       (p) => {
-        if (p.kind === 'token') options.onToken?.(p.text);
+        if (p.kind !== 'token') return;
+        text += p.text;
+        options.onToken?.(p.text);
       },
       options.signal,
     );
+    const signal = options.signal;
+    if (!signal) return reply;
+    return new Promise<StreamResult>((resolve, reject) => {
+      let timer: ReturnType<typeof setTimeout> | null = null;
+      const onAbort = () => {
+        if (stopFlag) Atomics.store(new Int32Array(stopFlag), 0, 1);
+        else
+          timer = setTimeout(() => {
+            this.client.terminate('the in-browser model was unloaded to stop the answer (this page is not cross-origin isolated); load it again');
+            resolve({ text, finishReason: null, stopped: true });
+          }, 1000);
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      reply.then(
+        (r) => {
+          if (timer) clearTimeout(timer);
+          resolve(r);
+        },
+        (e: unknown) => {
+          if (timer) clearTimeout(timer);
+          if (signal.aborted) resolve({ text, finishReason: null, stopped: true });
+          else reject(e as Error);
+        },
+      );
+    });
   }
 
   describe(): string {

@@ -29,7 +29,11 @@ export type GenerationRequest =
   | { id: number; type: 'load'; choice: LocalModelChoice; modelsUrl: string; ortWasm: { mjs: string; wasm: string }; threads: number }
   | { id: number; type: 'assemble'; question: string; blocks: PromptBlock[]; options: AssembleOptions }
   | { id: number; type: 'count'; messages: ChatMessage[] }
-  | { id: number; type: 'generate'; messages: ChatMessage[]; maxTokens: number; temperature: number }
+  /**
+   * `stopFlag` (cross-origin isolated pages): the page sets it to 1 to stop. A stop *message*
+   * would wait: ONNX Runtime's WASM steps never yield to the worker's event loop mid-answer.
+   */
+  | { id: number; type: 'generate'; messages: ChatMessage[]; maxTokens: number; temperature: number; stopFlag?: SharedArrayBuffer }
   | { id: number; type: 'stop'; target: number };
 
 export interface LoadedGenerator {

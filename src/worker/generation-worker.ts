@@ -16,7 +16,8 @@ let queue: Promise<unknown> = Promise.resolve();
 // Counting and assembling only read the tokenizer: they wait for a load, not for an answer.
 let loading: Promise<unknown> = Promise.resolve();
 
-async function handle(req: Exclude<GenerationRequest, { type: 'stop' }>, signal: AbortSignal): Promise<unknown> {
+async function handle(req: Exclude<GenerationRequest, { type: 'stop' }>, controller: AbortController): Promise<unknown> {
+  const { signal } = controller;
   const local: Local = await import('../core/generate/local');
   const { assemblePrompt } = await import('../core/generate/prompt');
   switch (req.type) {
@@ -59,13 +60,19 @@ async function handle(req: Exclude<GenerationRequest, { type: 'stop' }>, signal:
     }
     case 'count':
       return need().countChat(req.messages);
-    case 'generate':
+    case 'generate': {
+      const flag = req.stopFlag ? new Int32Array(req.stopFlag) : null;
       return need().stream(req.messages, {
         signal,
         maxTokens: req.maxTokens,
         temperature: req.temperature,
-        onToken: (text) => post({ id: req.id, type: 'progress', progress: { kind: 'token', text } }),
+        onToken: (text) => {
+          post({ id: req.id, type: 'progress', progress: { kind: 'token', text } });
+          // Read synchronously between tokens: the stop message cannot arrive mid-answer.
+          if (flag && Atomics.load(flag, 0) === 1 && !signal.aborted) controller.abort();
+        },
       });
+    }
   }
 }
 
@@ -87,7 +94,7 @@ self.onmessage = (event: MessageEvent) => {
   controllers.set(req.id, controller);
   const run = async () => {
     try {
-      post({ id: req.id, type: 'result', result: await handle(req, controller.signal) });
+      post({ id: req.id, type: 'result', result: await handle(req, controller) });
     } catch (e) {
       const err = e as { message?: string; kind?: string };
       post({ id: req.id, type: 'error', message: err?.message ?? String(e), ...(err?.kind ? { kind: err.kind as never } : {}) });

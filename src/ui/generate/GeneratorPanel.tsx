@@ -118,7 +118,7 @@ function LocalModel() {
         )}
         {local.state === 'failed' && (
           <p className="g-error" role="alert">
-            The model could not be loaded: {local.error}
+            The model is not loaded: {local.error}
           </p>
         )}
       </div>
