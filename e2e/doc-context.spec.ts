@@ -4,6 +4,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { FAKE_DOC_SUMMARY, FAKE_DOC_TITLE, startFakeOpenAI, type FakeOpenAI } from './fixtures/openai-server';
 import { ApproxTokenCounter } from '../src/core/segment/tokens';
 import { countWords } from '../src/core/generate/doc-context';
+import { loadDocument } from '../src/core/documents/load';
 
 /**
  * dsRAG's AutoContext in the page: a document's header title and summary written by an
@@ -114,12 +115,10 @@ test('an endpoint writes a title and summary that go into the headers, and the o
   expect(tokens).toBeGreaterThan(380);
   expect(titlePrompt).toContain(`Also note that the document text provided below is just the first ~${countWords(sent)} words of the document.`);
 
-  // What was sent is the document's own text, from its start (as the document view shows it).
-  await column(page, 'Sentence windows').locator('article.block').first().click();
-  const view = page.getByRole('complementary', { name: 'Document view' });
-  const firstPara = ((await view.locator('.docview-text p').first().innerText()) ?? '').trim();
-  expect(firstPara.length).toBeGreaterThan(10);
-  expect(sent.trimStart().replace(/\s+/g, ' ').startsWith(firstPara.replace(/\s+/g, ' ').slice(0, 60))).toBe(true);
+  // What was sent is the start of the document's own text, as the same loader reads it here in Node.
+  const own = await loadDocument({ name: 'faa_amt_handbook_p7-45.pdf', bytes: new Uint8Array(readFileSync(resolve(samples, 'faa_amt_handbook_p7-45.pdf'))) });
+  const squash = (t: string) => t.replace(/\s+/g, ' ').trim();
+  expect(squash(own.text).startsWith(squash(sent))).toBe(true);
 
   // Saved: the blocks are embedded again and their headers carry the new title and summary.
   await editor.getByRole('button', { name: 'Save' }).click();
