@@ -126,21 +126,7 @@ export class RandomEmbedder implements Embedder {
   }
 }
 
-/** The app's side-by-side columns: a copy of columnsFor in src/state/stores.ts (which imports zustand). */
-export function columnsFor(base: RetrieverName): ColumnSpec[] {
-  const name = { bm25: 'BM25', vector: 'vector', hybrid: 'hybrid' }[base];
-  return [
-    { id: 'sentence', label: `Sentence hits · ${name}`, strategy: 'sentence', retriever: base, rerank: false },
-    { id: 'window', label: `Sentence windows · ${name}`, strategy: 'window', retriever: base, rerank: false },
-    { id: 'automerge', label: `Auto-merged parents · ${name}`, strategy: 'automerge', retriever: base, rerank: false },
-    { id: 'adaptive', label: `Adaptive windows · ${name}`, strategy: 'adaptive', retriever: base, rerank: false },
-    { id: 'rse', label: `Relevant segments (RSE) · ${name}`, strategy: 'rse', retriever: base, rerank: false },
-    { id: 'fusion', label: `Query fusion · ${name} windows`, strategy: 'window', retriever: base, rerank: false, fusion: true },
-    { id: 'hybrid', label: 'Hybrid RRF · windows', strategy: 'window', retriever: 'hybrid', rerank: false },
-    { id: 'reranked', label: 'Reranked · hybrid windows', strategy: 'window', retriever: 'hybrid', rerank: true },
-    { id: 'naive', label: `Naive chunks · ${name} (baseline)`, strategy: 'naive', retriever: base, rerank: false },
-  ];
-}
+export { columnsFor } from '../../src/state/columns';
 
 /** A bare exact scan: dot products over one Float32Array and a sorted top-k. */
 export function bareScan(data: Float32Array, dim: number, q: Float32Array, k: number): number[] {
