@@ -1,9 +1,7 @@
 import { defineConfig } from '@playwright/test';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './e2e/chromium';
 
-/**
- * End-to-end tests run the built app in Debian's Chromium (Playwright cannot download
- * browsers here). Flags keep Chromium from calling home on a machine with no network.
- */
+/** End-to-end tests run the built app in Debian's Chromium (see e2e/chromium.ts). */
 export default defineConfig({
   testDir: 'e2e',
   timeout: 60_000,
@@ -12,19 +10,7 @@ export default defineConfig({
   reporter: [['list']],
   use: {
     baseURL: 'http://127.0.0.1:4173',
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost',
-      ],
-    },
+    launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
   },
   webServer: {
     command: 'RAG_LAB_TEST_MODELS=1 npx vite build --logLevel warn && npx vite preview --host 127.0.0.1 --port 4173 --strictPort',

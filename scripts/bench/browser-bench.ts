@@ -10,24 +10,13 @@ import { chromium, type Browser } from '@playwright/test';
 import { build } from 'vite';
 import { longSquadText, PROJECT_ROOT, pickModel } from './common';
 import { serveStatic } from './server';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../e2e/chromium';
 import type { IndexingRequest, IndexingResult } from './browser/protocol';
 
 export const CACHE = resolve(PROJECT_ROOT, 'node_modules/.cache/rag-lab-bench');
 
 export async function launch(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost',
-    ],
-  });
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 }
 
 export interface IndexingBench {

@@ -167,22 +167,7 @@ function Endpoint() {
           ? 'The key is stored in this browser’s localStorage for this site until you untick the box.'
           : 'The key is kept only while this page is open; it is sent only to the endpoint above.'}
       </p>
-      <label className="g-field" htmlFor={`${ids}-ctx`}>
-        <span>Model context (tokens)</span>
-        <input
-          id={`${ids}-ctx`}
-          aria-label="Endpoint context tokens"
-          type="number"
-          min={512}
-          max={2000000}
-          step={512}
-          value={e.contextTokens}
-          onChange={(ev) => {
-            const n = Math.round(Number(ev.target.value));
-            if (Number.isFinite(n) && n >= 512) set((c) => void (c.contextTokens = Math.min(2000000, n)));
-          }}
-        />
-      </label>
+      <NumberField label="Model context (tokens)" name="Endpoint context tokens" min={512} max={2000000} step={512} value={e.contextTokens} onValue={(n) => set((c) => void (c.contextTokens = n))} />
       <p className="g-small">
         Plain http works only for endpoints on this machine (localhost); others need https. The server must allow this page’s origin (CORS), e.g. Ollama with OLLAMA_ORIGINS.
       </p>
@@ -197,37 +182,8 @@ function AnswerSettings() {
     <fieldset className="g-group">
       <legend>Answer</legend>
       <div className="g-grid">
-        <label className="g-field" htmlFor={`${ids}-answer`}>
-          <span>Answer tokens at most</span>
-          <input
-            id={`${ids}-answer`}
-            aria-label="Answer tokens"
-            type="number"
-            min={16}
-            max={8192}
-            value={s.answerTokens}
-            onChange={(e) => {
-              const n = Math.round(Number(e.target.value));
-              if (Number.isFinite(n) && n >= 16) setGenerationSettings((x) => void (x.answerTokens = Math.min(8192, n)));
-            }}
-          />
-        </label>
-        <label className="g-field" htmlFor={`${ids}-temp`}>
-          <span>Temperature</span>
-          <input
-            id={`${ids}-temp`}
-            aria-label="Temperature"
-            type="number"
-            min={0}
-            max={2}
-            step={0.1}
-            value={s.temperature}
-            onChange={(e) => {
-              const n = Number(e.target.value);
-              if (Number.isFinite(n) && n >= 0 && n <= 2) setGenerationSettings((x) => void (x.temperature = n));
-            }}
-          />
-        </label>
+        <NumberField label="Answer tokens at most" name="Answer tokens" min={16} max={8192} value={s.answerTokens} onValue={(n) => setGenerationSettings((x) => void (x.answerTokens = n))} />
+        <NumberField label="Temperature" name="Temperature" min={0} max={2} step={0.1} integer={false} value={s.temperature} onValue={(n) => setGenerationSettings((x) => void (x.temperature = n))} />
       </div>
       <label className="g-check" htmlFor={`${ids}-headers`}>
         <input id={`${ids}-headers`} type="checkbox" checked={s.headers} onChange={(e) => setGenerationSettings((x) => void (x.headers = e.target.checked))} /> Put contextual headers in the prompt
@@ -245,5 +201,28 @@ function AnswerSettings() {
       </label>
       <p className="g-small">With query fusion on, each Ask first has the generator rewrite the question; the Query fusion column retrieves for every variant and fuses the rankings.</p>
     </fieldset>
+  );
+}
+
+/** A number input that applies only values within [min, max] (integers unless told otherwise). */
+function NumberField({ label, name, min, max, step, value, integer = true, onValue }: { label: string; name: string; min: number; max: number; step?: number; value: number; integer?: boolean; onValue: (n: number) => void }) {
+  const id = useId();
+  return (
+    <label className="g-field" htmlFor={id}>
+      <span>{label}</span>
+      <input
+        id={id}
+        aria-label={name}
+        type="number"
+        min={min}
+        max={max}
+        {...(step !== undefined ? { step } : {})}
+        value={value}
+        onChange={(e) => {
+          const n = integer ? Math.round(Number(e.target.value)) : Number(e.target.value);
+          if (Number.isFinite(n) && n >= min) onValue(Math.min(max, n));
+        }}
+      />
+    </label>
   );
 }
