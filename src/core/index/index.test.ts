@@ -282,6 +282,46 @@ describe('VoyIndex', () => {
   });
 });
 
+describe('LexicalIndex fast top-k equals MiniSearch search()', () => {
+  // Real text with real repetition: SQuAD articles' sentences, some twice, plus Chinese.
+  const squad = JSON.parse(readFileSync(`${SHARED_DATA}/squad_en/squad-dev-v1.1.from-explorer.json`, 'utf8')) as {
+    data: { paragraphs: { context: string; qas: { question: string }[] }[] }[];
+  };
+  const paragraphs = squad.data.slice(0, 4).flatMap((a) => a.paragraphs);
+  const sentences = paragraphs.flatMap((p) => p.context.split(/(?<=[.!?])\s+/));
+  const questions = paragraphs.flatMap((p) => p.qas.map((q) => q.question)).slice(0, 150);
+  const idx = new LexicalIndex();
+  idx.add([...sentences, ...sentences.slice(0, 50)], 'en');
+  idx.add(['个人信息处理者应当采取必要措施保障个人信息安全。', '国家机关处理个人信息应当依照法律规定。'], 'zh');
+
+  it('gives the same ids, scores and order for real questions, repeated and unknown words, and short lists', () => {
+    expect(sentences.length).toBeGreaterThan(300);
+    const queries = [...questions, 'the the the of', 'Denver Broncos Broncos', 'zzzqqq unknownword', 'of', '个人信息 安全', 'Super Bowl 50 halftime show'];
+    let compared = 0;
+    for (const q of queries) {
+      const lang = /\p{Script=Han}/u.test(q) ? 'zh' : 'en';
+      for (const k of [1, 10, 1000]) {
+        const fast = idx.search(q, k, undefined, lang);
+        expect(fast).toEqual(idx.miniSearch(q, k));
+        compared += fast.length;
+      }
+    }
+    expect(compared).toBeGreaterThan(10_000);
+  });
+
+  it('applies a filter exactly as MiniSearch does', () => {
+    const even = (id: number) => id % 2 === 0;
+    for (const q of questions.slice(0, 40)) expect(idx.search(q, 10, even)).toEqual(idx.miniSearch(q, 10, even));
+  });
+
+  it('keeps equal scores in MiniSearch order (duplicated sentences tie)', () => {
+    const q = sentences[3]!;
+    const hits = idx.search(q, 5);
+    expect(hits[0]!.score).toBe(hits[1]!.score);
+    expect(hits).toEqual(idx.miniSearch(q, 5));
+  });
+});
+
 describe('LexicalIndex (BM25)', () => {
   it('ranks the sentence with the query words first', () => {
     const idx = new LexicalIndex();
