@@ -19,7 +19,8 @@ import type { ContextBlock, Document, DocumentContext } from '../core/types';
 import type { EvalSet } from '../core/eval/dataset';
 import { fitPca, projectPca, projectPcaPoint, type PcaModel } from '../core/map/pca';
 import { placeByNeighbours, rowDot } from '../core/map/place';
-import { UMAP_MIN_POINTS, UmapMap } from '../core/map/umap';
+import { UMAP_MIN_POINTS } from '../core/map/umap';
+import type { UmapMessage, UmapRequest } from './umap-worker';
 import { readEvalFiles, replayQuestion, runEvaluation, summarize } from './evaluation';
 import { configureModelSource, configureRuntime, describeLoadError, pickDevice } from './model-env';
 import { Persistence, type SavedVectors } from './persistence';
@@ -94,7 +95,7 @@ export class Lab {
   private lastStatus = 0;
   /** Corpus map: the sentence matrix and projections of one corpus state (see mapKey). */
   private map: { key: string; matrix: { dim: number; count: number; data: Float32Array }; pca?: { model: PcaModel; data: ProjectionData }; umap?: ProjectionData; umapFit?: Int32Array } | null = null;
-  private mapJob: { key: string; cancelled: boolean } | null = null;
+  private mapJob: { key: string; cancelled: boolean; worker: Worker } | null = null;
   private mapProgress: MapProgressMessage | null = null;
   /** Sentences whose vector was not finite (drawn from a zero vector). */
   private mapBad = 0;
@@ -615,7 +616,10 @@ export class Lab {
       }
     }
     this.mapBad = bad;
-    if (this.mapJob) this.mapJob.cancelled = true;
+    if (this.mapJob) {
+      this.mapJob.cancelled = true;
+      this.mapJob.worker.terminate();
+    }
     this.mapJob = null;
     this.mapProgress = null;
     this.map = { key, matrix };
@@ -679,55 +683,53 @@ export class Lab {
     return this.map!.pca;
   }
 
-  /** UMAP in slices between other requests; progress goes out with the status; stops when the corpus changes. */
+  /**
+   * UMAP in its own worker (umap-worker.ts), so its long synchronous neighbour graph never
+   * holds up a search; progress goes out with the status; the worker is ended when the
+   * corpus changes.
+   */
   private startUmap(key: string): void {
-    const job = { key, cancelled: false };
-    this.mapJob = job;
     const { data, dim, count } = this.map!.matrix;
+    const worker = new Worker(new URL('./umap-worker.ts', import.meta.url), { type: 'module', name: 'rag-lab-umap' });
+    const job = { key, cancelled: false, worker };
+    this.mapJob = job;
+    const t0 = performance.now();
+    const live = () => !job.cancelled && this.mapJob === job && this.map?.key === key;
     const progress = (phase: MapProgressMessage['phase'], done: number, total: number, message?: string) => {
       this.mapProgress = { kind: 'map', method: 'umap', phase, done, total, key, ...(message ? { message } : {}) };
       this.scheduleStatus();
     };
-    const live = () => !job.cancelled && this.mapJob === job && this.map?.key === key;
-    const pause = () => new Promise((r) => setTimeout(r, 0));
-    void (async () => {
-      const t0 = performance.now();
-      try {
-        progress('graph', 0, 1);
-        await pause();
-        if (!live()) return;
-        const umap = new UmapMap(data, count, dim, { seed: 42 });
-        const total = umap.init();
-        while (live()) {
-          const t = performance.now();
-          let done = false;
-          while (!done && performance.now() - t < 50) done = umap.step(1);
-          progress('epochs', umap.epochs.done, total);
-          await pause();
-          if (done) break;
-        }
-        umap.positions();
-        while (live()) {
-          const done = umap.placeRest(200);
-          progress('place', umap.rest.done, umap.rest.total);
-          await pause();
-          if (done) break;
-        }
-        if (!live()) return;
-        const notes = [
-          `UMAP (umap-js, 15 neighbours, min. distance 0.1, seeded): ${total} epochs${umap.subsampled ? `, fitted on ${umap.fitIds.length.toLocaleString('en')} evenly spaced sentences of ${count.toLocaleString('en')} (a subsample, for speed); the others are placed at the weighted mean of their ${umap.placeK} nearest fitted sentences` : ''}.`,
-          `The query is placed at the similarity-weighted mean of its ${umap.placeK} nearest ${umap.subsampled ? 'fitted ' : ''}sentences' positions (not umap-js transform).`,
-        ];
-        this.map!.umap = this.mapBase('umap', key, umap.positions(), umap.fitIds.length, notes, performance.now() - t0);
-        this.map!.umapFit = umap.fitIds;
-        progress('done', 1, 1);
-      } catch (e) {
-        if (live()) progress('failed', 0, 1, (e as Error).message);
-      } finally {
-        if (this.mapJob === job) this.mapJob = null;
-        this.postStatus(this.status());
+    const finish = () => {
+      worker.terminate();
+      if (this.mapJob === job) this.mapJob = null;
+      this.postStatus(this.status());
+    };
+    worker.onmessage = (event: MessageEvent<UmapMessage>) => {
+      const m = event.data;
+      if (!live()) return finish();
+      if (m.type === 'progress') return progress(m.phase, m.done, m.total);
+      if (m.type === 'failed') {
+        progress('failed', 0, 1, m.message);
+        return finish();
       }
-    })();
+      const notes = [
+        `UMAP (umap-js, 15 neighbours, min. distance 0.1, seeded): ${m.epochs} epochs${m.subsampled ? `, fitted on ${m.fitted.toLocaleString('en')} evenly spaced sentences of ${count.toLocaleString('en')} (a subsample, for speed); the others are placed at the weighted mean of their ${m.placeK} nearest fitted sentences` : ''}.`,
+        `The query is placed at the similarity-weighted mean of its ${m.placeK} nearest ${m.subsampled ? 'fitted ' : ''}sentences' positions (not umap-js transform).`,
+      ];
+      this.map!.umap = this.mapBase('umap', key, m.xy, m.fitted, notes, performance.now() - t0);
+      this.map!.umapFit = m.fitIds;
+      progress('done', 1, 1);
+      finish();
+    };
+    worker.onerror = (e) => {
+      e.preventDefault();
+      if (live()) progress('failed', 0, 1, e.message || 'the UMAP worker stopped');
+      finish();
+    };
+    progress('graph', 0, 1);
+    // A copy: the lab keeps its matrix for hover and the query.
+    const copy = data.slice(0, count * dim);
+    worker.postMessage({ data: copy, count, dim, seed: 42 } satisfies UmapRequest, [copy.buffer]);
   }
 
   private async mapQuery(method: ProjectionMethod, query: string): Promise<Results['mapQuery']> {
