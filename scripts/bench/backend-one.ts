@@ -3,7 +3,7 @@
  * cap): build time, query p50/p95, memory (the index's own count, and heap + external growth
  * after gc) and recall@10 against the exact top 10 of a bare scan.
  *   node --expose-gc --import tsx scripts/bench/backend-one.ts --n 10000 --backend voy
- * Same vectors as scripts/bench/index-backends.ts (uniform in [-1, 1], normalised by the index).
+ * Vectors uniform in [-1, 1], normalised by the index.
  */
 import { parseArgs } from 'node:util';
 import { FlatIndex } from '../../src/core/index/flat-index';

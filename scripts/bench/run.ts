@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --json FILE] [-- --quick] [-- --no-browser]
+ * npm run bench [-- --json FILE] [-- --quick] [-- --no-browser] [-- --only engine|backends|browser]
  *
  * Issue 6's performance benchmark. Prints tables; asserts nothing about time.
  *  1. indexing throughput in headless Chromium: the app path (loadDocument → addDocuments →
@@ -23,8 +23,11 @@ import { renderTable } from '../../src/cli/table';
 import { CACHE, coldStart, indexingBench, launch, type ColdStart, type IndexingBench } from './browser-bench';
 import { pickModel, PROJECT_ROOT, round } from './common';
 
-const { values } = parseArgs({ options: { json: { type: 'string' }, quick: { type: 'boolean' }, 'no-browser': { type: 'boolean' } } });
+const { values } = parseArgs({ options: { json: { type: 'string' }, quick: { type: 'boolean' }, 'no-browser': { type: 'boolean' }, only: { type: 'string' } } });
 const quick = Boolean(values.quick);
+/** `--only backends` is `npm run bench:index`. */
+const want = (part: 'engine' | 'backends' | 'browser') => !values.only || values.only === part;
+const skipped = values.only ? `--only ${values.only}` : '--no-browser';
 const started = Date.now();
 const log = (s: string) => process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${s}\n`);
 const fmt = (x: number | null | undefined, d = 1) => (x === null || x === undefined || !Number.isFinite(x) ? '–' : round(x, d));
@@ -50,8 +53,8 @@ function child(script: string, args: string[], capS: number): Promise<{ ok: true
 mkdirSync(CACHE, { recursive: true });
 const model = pickModel();
 let browser: Browser | null = null;
-let chromiumVersion = 'not run (--no-browser)';
-if (!values['no-browser']) {
+let chromiumVersion = `not run (${skipped})`;
+if (!values['no-browser'] && want('browser')) {
   browser = await launch();
   chromiumVersion = `Chromium ${browser.version()}`;
 }
@@ -74,7 +77,7 @@ type NodeBench = {
   query: Record<string, { p50Ms: number; p95Ms: number; ratioToScan: number }>;
   slider: Record<string, { p50Ms: number; p95Ms: number }>;
 };
-const sizes = quick ? [2000, 10000] : [10000, 100000];
+const sizes = !want('engine') ? [] : quick ? [2000, 10000] : [10000, 100000];
 const engineRuns: NodeBench[] = [];
 for (const n of sizes) {
   log(`engine at ${n} sentences (Node, random unit vectors)…`);
@@ -90,7 +93,7 @@ for (const n of sizes) {
 // ---- 5: index backends -----------------------------------------------------------------------
 type BackendRow = { n: number; backend: string; buildMs?: number; queryP50Ms?: number; queryP95Ms?: number; indexBytes?: number; measuredBytes?: number; recallAt10?: number; skipped?: string };
 const backends: BackendRow[] = [];
-for (const n of quick ? [1000, 10000] : [1000, 10000, 100000]) {
+for (const n of !want('backends') ? [] : quick ? [1000, 10000] : [1000, 10000, 100000]) {
   for (const backend of ['flat', 'voy']) {
     log(`index backend ${backend} at ${n} vectors…`);
     const r = await child('backend-one.ts', ['--n', String(n), '--backend', backend], 180);
@@ -137,7 +140,7 @@ if (indexing) {
   );
   const a1 = runOf('app', 1), a2 = runOf('app', 2), b1 = runOf('bare', 1), b2 = runOf('bare', 2);
   console.log(`   2 threads / 1 thread: app ×${fmt(a2 && a1 ? a2.sentencesPerS / a1.sentencesPerS : NaN, 2)}, bare ×${fmt(b2 && b1 ? b2.sentencesPerS / b1.sentencesPerS : NaN, 2)}\n`);
-} else console.log(`1. Indexing throughput: not measured (${indexingError ?? '--no-browser'})\n`);
+} else console.log(`1. Indexing throughput: not measured (${indexingError ?? skipped})\n`);
 
 for (const run of engineRuns) {
   console.log(`2. Query latency at ${run.n.toLocaleString('en')} sentences (${run.documents} documents; units: ${Object.entries(run.memory.units).map(([k, v]) => `${v} ${k}`).join(', ')}; Node; ${run.vectors}; token counts: ${run.tokenCounter}); top-k 10, default parameters, every query a new question (no cache)`);
@@ -158,13 +161,15 @@ if (big) {
   );
   console.log('');
 }
-console.log('5. Vector index backends (Node; uniform random vectors, 384 dims, 50 queries; recall@10 against a bare exact scan)');
-console.log(
-  renderTable(
-    ['vectors', 'backend', 'build ms', 'query p50 ms', 'query p95 ms', 'index MB', 'measured MB', 'recall@10'],
-    backends.map((b) => (b.skipped ? [b.n, b.backend, `skipped: ${b.skipped}`, '', '', '', '', ''] : [b.n, b.backend, fmt(b.buildMs, 0), fmt(b.queryP50Ms, 2), fmt(b.queryP95Ms, 2), fmt(b.indexBytes! / 2 ** 20, 1), fmt(b.measuredBytes! / 2 ** 20, 1), fmt(b.recallAt10, 3)])),
-  ),
-);
+if (backends.length) {
+  console.log('5. Vector index backends (Node; uniform random vectors, 384 dims, 50 queries; recall@10 against a bare exact scan)');
+  console.log(
+    renderTable(
+      ['vectors', 'backend', 'build ms', 'query p50 ms', 'query p95 ms', 'index MB', 'measured MB', 'recall@10'],
+      backends.map((b) => (b.skipped ? [b.n, b.backend, `skipped: ${b.skipped}`, '', '', '', '', ''] : [b.n, b.backend, fmt(b.buildMs, 0), fmt(b.queryP50Ms, 2), fmt(b.queryP95Ms, 2), fmt(b.indexBytes! / 2 ** 20, 1), fmt(b.measuredBytes! / 2 ** 20, 1), fmt(b.recallAt10, 3)])),
+    ),
+  );
+} else console.log(`5. Vector index backends: not measured (${skipped})`);
 console.log('');
 if (cold) {
   console.log(`6. Cold start in the built app (${cold.model} ${model.dtype}, WASM, crossOriginIsolated=${cold.crossOriginIsolated}; ${cold.pdf}${cold.pages ? `, ${cold.pages} pages` : ''}; question in the URL before the drop)`);
@@ -175,7 +180,7 @@ if (cold) {
     ),
   );
   if (cold.note) console.log(`   ${cold.note}`);
-} else console.log(`6. Cold start: not measured (${coldError ?? '--no-browser'})`);
+} else console.log(`6. Cold start: not measured (${coldError ?? skipped})`);
 console.log(`\ntotal ${((Date.now() - started) / 1000).toFixed(0)} s`);
 
 if (values.json) {
