@@ -1,3 +1,4 @@
+import type { ChatMessage } from '../../core/generate/openai';
 import { useEffect, useId, useRef, useState } from 'react';
 import { ApproxTokenCounter } from '../../core/segment/tokens';
 import { cleanSummary, cleanTitle, summaryMessages, titleMessages, TITLE_MAX_CONTENT_TOKENS } from '../../core/generate/doc-context';
@@ -77,16 +78,20 @@ export function DocumentContextEditor({ doc }: { doc: DocSummary }) {
       setPhase('title');
       setTitle('');
       setSummary('');
-      let raw = '';
-      const t = await g.stream(titleMessages(text, options), {
-        maxTokens: TITLE_REPLY_TOKENS,
-        temperature: 0,
-        signal: ctrl.signal,
-        onToken: (piece) => {
-          raw += piece;
-          setTitle(raw);
-        },
-      });
+      // Streams a reply into a field as it is written.
+      const streamInto = (messages: ChatMessage[], maxTokens: number, set: (text: string) => void) => {
+        let raw = '';
+        return g.stream(messages, {
+          maxTokens,
+          temperature: 0,
+          signal: ctrl.signal,
+          onToken: (piece) => {
+            raw += piece;
+            set(raw);
+          },
+        });
+      };
+      const t = await streamInto(titleMessages(text, options), TITLE_REPLY_TOKENS, setTitle);
       const newTitle = t.stopped ? t.text.trim() : cleanTitle(t.text);
       setTitle(newTitle);
       if (t.stopped) {
@@ -96,16 +101,7 @@ export function DocumentContextEditor({ doc }: { doc: DocSummary }) {
       if (!newTitle) throw new Error(`${g.label} gave no title.`);
 
       setPhase('summary');
-      raw = '';
-      const s = await g.stream(summaryMessages(text, newTitle, options), {
-        maxTokens: SUMMARY_REPLY_TOKENS,
-        temperature: 0,
-        signal: ctrl.signal,
-        onToken: (piece) => {
-          raw += piece;
-          setSummary(raw);
-        },
-      });
+      const s = await streamInto(summaryMessages(text, newTitle, options), SUMMARY_REPLY_TOKENS, setSummary);
       const newSummary = s.stopped ? s.text.trim() : cleanSummary(s.text);
       setSummary(newSummary);
       if (s.stopped) {
