@@ -22,6 +22,7 @@ import type { Browser } from '@playwright/test';
 import { renderTable } from '../../src/cli/table';
 import { CACHE, coldStart, indexingBench, launch, type ColdStart, type IndexingBench } from './browser-bench';
 import { pickModel, PROJECT_ROOT, round } from './common';
+import { benchReport, type BackendRow, type NodeBench } from './report';
 
 const { values } = parseArgs({ options: { json: { type: 'string' }, quick: { type: 'boolean' }, 'no-browser': { type: 'boolean' }, only: { type: 'string' } } });
 const quick = Boolean(values.quick);
@@ -64,19 +65,6 @@ console.log(`machine: ${machine}`);
 console.log(`model:   ${model.label}${quick ? '\nQUICK run: smaller sizes, fewer queries' : ''}`);
 
 // ---- 2–4: engine in Node -------------------------------------------------------------------
-type NodeBench = {
-  n: number;
-  documents: number;
-  tokenCounter: string;
-  vectors: string;
-  buildMs: number;
-  importMs: number;
-  bm25BuildMs: number;
-  memory: { sentences: number; units: Record<string, number>; deltaBytes: number; heapDelta: number; externalDelta: number; bytesPerSentence: number; rawBytesPerSentence: number; ratio: number; allKindVectorBytesPerSentence: number };
-  scan: { p50Ms: number; p95Ms: number };
-  query: Record<string, { p50Ms: number; p95Ms: number; ratioToScan: number }>;
-  slider: Record<string, { p50Ms: number; p95Ms: number }>;
-};
 const sizes = !want('engine') ? [] : quick ? [2000, 10000] : [10000, 100000];
 const engineRuns: NodeBench[] = [];
 for (const n of sizes) {
@@ -91,7 +79,6 @@ for (const n of sizes) {
 }
 
 // ---- 5: index backends -----------------------------------------------------------------------
-type BackendRow = { n: number; backend: string; buildMs?: number; queryP50Ms?: number; queryP95Ms?: number; indexBytes?: number; measuredBytes?: number; recallAt10?: number; skipped?: string };
 const backends: BackendRow[] = [];
 for (const n of !want('backends') ? [] : quick ? [1000, 10000] : [1000, 10000, 100000]) {
   for (const backend of ['flat', 'voy']) {
@@ -184,34 +171,7 @@ if (cold) {
 console.log(`\ntotal ${((Date.now() - started) / 1000).toFixed(0)} s`);
 
 if (values.json) {
-  const run = (mode: string, t: number) => indexing?.runs.find((r) => r.mode === mode && r.threads === t);
-  const app2 = run('app', 2), bare2 = run('bare', 2);
-  const report = {
-    machine,
-    model: model.label,
-    quick,
-    indexing: indexing
-      ? {
-          appSentencesPerS: app2?.sentencesPerS ?? null,
-          bareSentencesPerS: bare2?.sentencesPerS ?? null,
-          ratio: app2 && bare2 ? app2.sentencesPerS / bare2.sentencesPerS : null,
-          threads: Object.fromEntries([1, 2].map((t) => [t, { app: run('app', t) ?? null, bare: run('bare', t) ?? null }])),
-          document: indexing.document,
-          inWorker: indexing.worker,
-        }
-      : { error: indexingError ?? 'not run' },
-    query100k: big ? Object.fromEntries(Object.entries(big.query).map(([k, v]) => [k, { p50Ms: v.p50Ms, p95Ms: v.p95Ms, ratioToScan: v.ratioToScan }])) : null,
-    queryScan100k: big?.scan ?? null,
-    querySentences: big?.n ?? null,
-    queryBySize: Object.fromEntries(engineRuns.map((r) => [r.n, { scan: r.scan, query: r.query, buildMs: r.buildMs, bm25BuildMs: r.bm25BuildMs }])),
-    sliderMs100k: big ? { ...(Object.values(big.slider)[0] ?? {}), byChange: big.slider } : null,
-    bytesPerSentence100k: big?.memory.bytesPerSentence ?? null,
-    memoryRatio100k: big?.memory.ratio ?? null,
-    memory100k: big?.memory ?? null,
-    backends,
-    coldStart: cold ?? { error: coldError ?? 'not run' },
-    vectors: big?.vectors ?? null,
-  };
+  const report = benchReport({ machine, model: model.label, quick, indexing, indexingError, engineRuns, backends, cold, coldError });
   writeFileSync(values.json, JSON.stringify(report, null, 2));
   console.log(`JSON: ${values.json}`);
 }

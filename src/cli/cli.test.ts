@@ -1,4 +1,4 @@
-import { SHARED_DATA } from '../node/paths';
+import { PROJECT_ROOT, SHARED_DATA } from '../node/paths';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STRATEGIES, STRATEGY_LABELS } from '../core/retrieve/params';
 
-const ROOT = '/work/main';
+// The checkout under test, wherever it was cloned.
+const ROOT = PROJECT_ROOT;
 const SQUAD = `${SHARED_DATA}/squad_en/squad-dev-v1.1.from-explorer.json`;
 
 interface Run {
@@ -296,4 +297,55 @@ describe.concurrent('rag-lab query and index', () => {
     expect(r.code).toBe(2);
     expect(stderrLines(r)).toEqual(['error: index: --out FILE is required']);
   });
+});
+
+describe.concurrent('without a generated or reachable embedding model', () => {
+  /** An empty models folder: what a fresh clone has before "npm run models:test". */
+  function emptyModels(): string {
+    return mkdtempSync(join(dir, 'no-models-'));
+  }
+  const NOTE = 'note: --retriever bm25: no vectors computed (BM25 needs no model)';
+
+  it('eval --retriever bm25 runs and says once that no vectors were computed', async () => {
+    const r = await cli('eval', '--data', SQUAD, '--limit-docs', '1', '--limit-questions', '5', '--retriever', 'bm25', '--models-dir', emptyModels(), '--json');
+    expect(r.code, r.stderr).toBe(0);
+    expect(stderrLines(r).filter((l) => l === NOTE)).toHaveLength(1);
+    const out = JSON.parse(r.stdout);
+    expect(out.embedder).toBe('none');
+    expect(new Set(out.results.map((x: { params: { retriever: string } }) => x.params.retriever))).toEqual(new Set(['bm25']));
+    expect(out.results).toHaveLength(STRATEGIES.length);
+  });
+
+  it('query --retriever bm25 runs over files', async () => {
+    const md = join(dir, 'solar-nomodel.md');
+    writeFileSync(md, SOLAR);
+    const r = await cli('query', 'cost of solar panels', md, '--retriever', 'bm25', '--strategies', 'sentence', '--models-dir', emptyModels());
+    expect(r.code, r.stderr).toBe(0);
+    expect(stderrLines(r)).toEqual([NOTE]);
+    expect(r.stdout).toMatch(/^1\s.*The cost of solar panels has fallen sharply/m);
+  });
+
+  it('index --retriever bm25 saves a corpus without vectors, which query --corpus reads', async () => {
+    const md = join(dir, 'solar-nomodel2.md');
+    writeFileSync(md, SOLAR);
+    const out = join(dir, 'corpus-bm25.json');
+    const models = emptyModels();
+    const r = await cli('index', md, '--out', out, '--retriever', 'bm25', '--models-dir', models);
+    expect(r.code, r.stderr).toBe(0);
+    expect(stderrLines(r)).toEqual([NOTE]);
+    const saved = JSON.parse(readFileSync(out, 'utf8'));
+    expect(saved.embedder).toBeNull();
+    expect(saved.vectors).toEqual({});
+    const q = await cli('query', 'Batteries for the night', '--corpus', out, '--retriever', 'bm25', '--strategies', 'sentence', '--models-dir', models);
+    expect(q.code, q.stderr).toBe(0);
+    expect(q.stdout).toMatch(/^1\s.*bm25 #1.*Batteries store excess energy for the night\./m);
+  });
+
+  for (const retriever of ['vector', 'hybrid']) {
+    it(`eval --retriever ${retriever}: one error line naming the command that fixes it, exit 2`, async () => {
+      const r = await cli('eval', '--data', SQUAD, '--limit-docs', '1', '--retriever', retriever, '--models-dir', emptyModels());
+      expect(r.code).toBe(2);
+      expect(stderrLines(r)).toEqual(['error: the test embedder is not generated yet: run "npm run models:test" first']);
+    });
+  }
 });

@@ -35,6 +35,8 @@ import { PROJECT_MODELS_DIR, setupNode } from '../node/setup';
 import { ProgressBar } from './progress';
 import { renderTable } from './table';
 
+const RETRIEVERS: readonly RetrieverName[] = ['bm25', 'vector', 'hybrid'];
+
 /** A user error: printed as one line, exit code 2. */
 class UsageError extends Error {}
 
@@ -80,7 +82,8 @@ Commands
 
 Options
   --strategies a,b      ${STRATEGIES.join(',')} (default: all)
-  --retriever r[,r]     bm25 | vector | hybrid (eval default: all three; query: hybrid)
+  --retriever r[,r]     bm25 | vector | hybrid (eval default: all three; query: hybrid);
+                        bm25 alone loads no embedding model (index: saves no vectors)
   --budget TOKENS|none  context token budget (eval default 512; none = top-k blocks)
   --embedder E          test (the generated test model, default) | none | <model id>
   --models-dir DIR      folder with <org>/<model>/ (default public/models)
@@ -170,13 +173,27 @@ function structure(values: Values): Partial<StructureParams> {
   };
 }
 
+/** The retrievers asked for with --retriever, or null when the option is absent. */
+function requestedRetrievers(values: Values): RetrieverName[] | null {
+  return values.retriever ? list(values.retriever, RETRIEVERS, 'retriever', RETRIEVERS) : null;
+}
+
+/** True when every requested retriever is BM25: no embedding model is needed, so none is loaded. */
+function bm25Only(values: Values): boolean {
+  const r = requestedRetrievers(values);
+  return r !== null && r.every((x) => x === 'bm25');
+}
+
 async function makeEngine(values: Values, structureParams: Partial<StructureParams> = structure(values)): Promise<RetrievalEngine> {
   const modelsDir = values['models-dir'] ?? PROJECT_MODELS_DIR;
   if (values['models-dir'] && !existsSync(modelsDir)) throw new UsageError(`--models-dir: no such folder: ${modelsDir}`);
   setupNode({ modelsDir, allowRemoteModels: Boolean(values.remote) });
   const choice = values.embedder ?? 'test';
   let embedder = null;
-  if (choice !== 'none') {
+  if (bm25Only(values)) {
+    // BM25 needs no vectors: never ask for a model that may not be generated or reachable.
+    process.stderr.write('note: --retriever bm25: no vectors computed (BM25 needs no model)\n');
+  } else if (choice !== 'none') {
     const model = choice === 'test' ? TEST_EMBEDDER_ID : choice;
     if (model === TEST_EMBEDDER_ID && !existsSync(join(modelsDir, TEST_EMBEDDER_ID, 'onnx', 'model.onnx'))) {
       throw new UsageError(`the test embedder is not generated yet: run "npm run models:test" first`);
@@ -276,7 +293,7 @@ async function cmdQuery(values: Values, positionals: string[]): Promise<void> {
   const [question, ...files] = positionals;
   if (!question?.trim()) throw new UsageError('query: give the question as the first argument');
   const strategies = list(values.strategies, STRATEGIES, 'strategies', STRATEGIES);
-  const [retriever] = list(values.retriever, ['bm25', 'vector', 'hybrid'] as const, 'retriever', ['hybrid']);
+  const [retriever] = list(values.retriever, RETRIEVERS, 'retriever', ['hybrid']);
   const params = { ...retrieval(values, { topK: 10, budget: null }), retriever: retriever! }; // validated before any work
   let engine: RetrievalEngine;
   if (values.corpus) engine = await engineFromSaved(values, values.corpus);
@@ -370,7 +387,7 @@ async function prepareEval(values: Values, structureParams: Partial<StructurePar
   const limitQ = values['limit-questions'] !== undefined ? int(values['limit-questions'], 'limit-questions', 0) : 0;
   if (limitQ) set.questions = set.questions.slice(0, limitQ);
   const engine = await makeEngine(values, structureParams);
-  const retrievers = list(values.retriever, ['bm25', 'vector', 'hybrid'] as const, 'retriever', engine.embedder ? ['bm25', 'vector', 'hybrid'] : ['bm25']);
+  const retrievers = requestedRetrievers(values) ?? (engine.embedder ? [...RETRIEVERS] : ['bm25']);
   if (!engine.embedder && retrievers.some((r) => r !== 'bm25')) throw new UsageError('--retriever vector/hybrid needs an embedder (not --embedder none)');
   // Keep only questions whose documents are in the (possibly limited) corpus.
   const ids = new Set(set.docs.map((d) => d.id));

@@ -1,0 +1,106 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../src/node/paths';
+import { benchReport, type BenchInputs, type NodeBench } from './report';
+
+/** The README's table of `--json` fields: path → allowed JSON types. */
+function documentedFields(): Map<string, string[]> {
+  const readme = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8');
+  const start = readme.indexOf('`npm run bench -- --json FILE` fields');
+  expect(start, 'README section "bench --json fields"').toBeGreaterThan(0);
+  const fields = new Map<string, string[]>();
+  for (const line of readme.slice(start).split('\n').slice(1)) {
+    const m = /^\s*\|\s*`([^`]+)`\s*\|\s*([^|]+?(?:\\\|[^|]+?)*)\s*\|/.exec(line);
+    if (m) fields.set(m[1]!, m[2]!.split('\\|').map((t) => t.trim()));
+    else if (fields.size && !/^\s*\|/.test(line)) break; // the table ended
+  }
+  return fields;
+}
+
+const typeOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+
+/** Every value at a documented path (`[name]`: every key, `[]`: every element); absent parents end a branch. */
+function valuesAt(obj: unknown, path: string): unknown[] {
+  let current: unknown[] = [obj];
+  for (const seg of path.split('.')) {
+    const m = /^([^[]+)(\[name\]|\[\])?$/.exec(seg)!;
+    const next: unknown[] = [];
+    for (const c of current) {
+      if (c === null || typeof c !== 'object' || !(m[1]! in c)) continue;
+      const v = (c as Record<string, unknown>)[m[1]!];
+      if (!m[2]) next.push(v);
+      else if (v !== null && typeof v === 'object') next.push(...Object.values(v as object));
+    }
+    current = next;
+  }
+  return current;
+}
+
+const run = (n: number): NodeBench => ({
+  n,
+  documents: 10,
+  tokenCounter: 'MiniLM tokenizer',
+  vectors: 'random unit vectors',
+  buildMs: 100,
+  importMs: 5,
+  bm25BuildMs: 50,
+  memory: { sentences: n, units: { sentence: n }, deltaBytes: 1, heapDelta: 1, externalDelta: 1, bytesPerSentence: 6501, rawBytesPerSentence: 1846, ratio: 3.52, allKindVectorBytesPerSentence: 2430 },
+  scan: { p50Ms: 75, p95Ms: 90 },
+  query: { 'window / hybrid': { p50Ms: 100, p95Ms: 120, ratioToScan: 1.33 } },
+  slider: { topK: { p50Ms: 4.5, p95Ms: 6.9 } },
+});
+
+const full: BenchInputs = {
+  machine: 'cpu',
+  model: 'stand-in',
+  quick: false,
+  indexing: {
+    document: { name: 'd.txt', chars: 10, sentences: 2 },
+    worker: true,
+    runs: [1, 2].flatMap((threads) =>
+      (['app', 'bare'] as const).map((mode) => ({ mode, threads, crossOriginIsolated: true, ortNumThreads: threads, sentences: 2, totalMs: 10, stages: {}, modelLoadMs: 1, sentencesPerS: mode === 'app' ? 70 : 80 })),
+    ),
+  },
+  indexingError: null,
+  engineRuns: [run(10_000), run(100_000)],
+  backends: [
+    { n: 1000, backend: 'flat', buildMs: 4, queryP50Ms: 0.7, queryP95Ms: 1, indexBytes: 1, measuredBytes: 1, recallAt10: 1 },
+    { n: 1000, backend: 'voy', skipped: 'over the cap' },
+  ],
+  cold: { model: 'm', pdf: 'p.pdf', pages: 48, pageLoadToModelReadyMs: 1, dropToFirstBm25Ms: 1700, dropToFirstVectorMs: 7100, dropToAllEmbeddedMs: null, longTasks: { count: 0, totalMs: 0, maxMs: 0, over200Ms: 0 }, crossOriginIsolated: true },
+  coldError: null,
+};
+const empty: BenchInputs = { ...full, indexing: null, indexingError: 'no browser', engineRuns: [], backends: [], cold: null, coldError: 'no browser' };
+
+describe('npm run bench --json: the fields the README documents', () => {
+  const fields = documentedFields();
+  const reports = [benchReport(full), benchReport(empty)];
+
+  it('the README documents the fields other tools read', () => {
+    for (const f of ['indexing.ratio', 'query100k[name].ratioToScan', 'sliderMs100k.p50Ms', 'memoryRatio100k', 'bytesPerSentence100k']) expect(fields.has(f), f).toBe(true);
+  });
+
+  it('every top-level field of the report is documented', () => {
+    const documentedTop = new Set([...fields.keys()].map((p) => p.split(/[.[]/)[0]));
+    for (const r of reports) expect(Object.keys(r).filter((k) => !documentedTop.has(k))).toEqual([]);
+  });
+
+  it('every documented field is in a full or an empty report, with the documented type', () => {
+    for (const [path, types] of fields) {
+      const found = reports.flatMap((r) => valuesAt(r, path));
+      expect(found.length, `${path} is in no report`).toBeGreaterThan(0);
+      for (const v of found) expect(types, `${path} = ${JSON.stringify(v)}`).toContain(typeOf(v));
+    }
+  });
+
+  it('the values are where other tools look for them', () => {
+    const r = benchReport(full) as unknown as Record<string, any>;
+    expect(r.indexing.ratio).toBeCloseTo(70 / 80, 10);
+    expect(r.query100k['window / hybrid'].ratioToScan).toBe(1.33);
+    expect(r.sliderMs100k.p50Ms).toBe(4.5);
+    expect(r.memoryRatio100k).toBe(3.52);
+    expect(r.querySentences).toBe(100_000);
+    expect(Object.keys(r.queryBySize)).toEqual(['10000', '100000']);
+  });
+});

@@ -1,0 +1,101 @@
+/**
+ * The `npm run bench -- --json FILE` report. Other tools read these field names, and the
+ * README lists them (section "bench --json fields"); report.test.ts checks that the two agree.
+ */
+import type { ColdStart, IndexingBench } from './browser-bench';
+
+/** One engine run of node-bench.ts at one corpus size. */
+export interface NodeBench {
+  n: number;
+  documents: number;
+  tokenCounter: string;
+  vectors: string;
+  buildMs: number;
+  importMs: number;
+  bm25BuildMs: number;
+  memory: { sentences: number; units: Record<string, number>; deltaBytes: number; heapDelta: number; externalDelta: number; bytesPerSentence: number; rawBytesPerSentence: number; ratio: number; allKindVectorBytesPerSentence: number };
+  scan: { p50Ms: number; p95Ms: number };
+  query: Record<string, { p50Ms: number; p95Ms: number; ratioToScan: number }>;
+  slider: Record<string, { p50Ms: number; p95Ms: number }>;
+}
+
+/** One vector-index backend at one size (backend-one.ts). */
+export interface BackendRow {
+  n: number;
+  backend: string;
+  buildMs?: number;
+  queryP50Ms?: number;
+  queryP95Ms?: number;
+  indexBytes?: number;
+  measuredBytes?: number;
+  recallAt10?: number;
+  skipped?: string;
+}
+
+export interface BenchInputs {
+  machine: string;
+  model: string;
+  quick: boolean;
+  indexing: IndexingBench | null;
+  indexingError: string | null;
+  /** Engine runs in increasing size; the last is the "100k" one (smaller with --quick). */
+  engineRuns: NodeBench[];
+  backends: BackendRow[];
+  cold: ColdStart | null;
+  coldError: string | null;
+}
+
+type Latency = { p50Ms: number; p95Ms: number };
+
+export interface BenchReport {
+  machine: string;
+  model: string;
+  quick: boolean;
+  indexing:
+    | { appSentencesPerS: number | null; bareSentencesPerS: number | null; ratio: number | null; threads: Record<string, { app: unknown; bare: unknown }>; document: IndexingBench['document']; inWorker: boolean }
+    | { error: string };
+  query100k: Record<string, Latency & { ratioToScan: number }> | null;
+  queryScan100k: Latency | null;
+  querySentences: number | null;
+  queryBySize: Record<string, { scan: Latency; query: NodeBench['query']; buildMs: number; bm25BuildMs: number }>;
+  sliderMs100k: (Partial<Latency> & { byChange: NodeBench['slider'] }) | null;
+  bytesPerSentence100k: number | null;
+  memoryRatio100k: number | null;
+  memory100k: NodeBench['memory'] | null;
+  backends: BackendRow[];
+  coldStart: ColdStart | { error: string };
+  vectors: string | null;
+}
+
+export function benchReport(i: BenchInputs): BenchReport {
+  const run = (mode: string, t: number) => i.indexing?.runs.find((r) => r.mode === mode && r.threads === t);
+  const app2 = run('app', 2);
+  const bare2 = run('bare', 2);
+  const big = i.engineRuns.at(-1);
+  return {
+    machine: i.machine,
+    model: i.model,
+    quick: i.quick,
+    indexing: i.indexing
+      ? {
+          appSentencesPerS: app2?.sentencesPerS ?? null,
+          bareSentencesPerS: bare2?.sentencesPerS ?? null,
+          ratio: app2 && bare2 ? app2.sentencesPerS / bare2.sentencesPerS : null,
+          threads: Object.fromEntries([1, 2].map((t) => [t, { app: run('app', t) ?? null, bare: run('bare', t) ?? null }])),
+          document: i.indexing.document,
+          inWorker: i.indexing.worker,
+        }
+      : { error: i.indexingError ?? 'not run' },
+    query100k: big ? Object.fromEntries(Object.entries(big.query).map(([k, v]) => [k, { p50Ms: v.p50Ms, p95Ms: v.p95Ms, ratioToScan: v.ratioToScan }])) : null,
+    queryScan100k: big?.scan ?? null,
+    querySentences: big?.n ?? null,
+    queryBySize: Object.fromEntries(i.engineRuns.map((r) => [r.n, { scan: r.scan, query: r.query, buildMs: r.buildMs, bm25BuildMs: r.bm25BuildMs }])),
+    sliderMs100k: big ? { ...(Object.values(big.slider)[0] ?? {}), byChange: big.slider } : null,
+    bytesPerSentence100k: big?.memory.bytesPerSentence ?? null,
+    memoryRatio100k: big?.memory.ratio ?? null,
+    memory100k: big?.memory ?? null,
+    backends: i.backends,
+    coldStart: i.cold ?? { error: i.coldError ?? 'not run' },
+    vectors: big?.vectors ?? null,
+  };
+}
