@@ -1,0 +1,251 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parquetWriteBuffer } from 'hyparquet-writer';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { setupNode, SHARED_DATA } from '../../node/setup';
+import { verifyInPglite } from '../../node/pglite-verify';
+import { DocumentBuilder } from '../documents/builder';
+import type { Embedder } from '../embed/embedder';
+import { TransformersEmbedder } from '../embed/transformers-embedder';
+import { RetrievalEngine } from '../engine';
+import { readSquad } from '../eval/squad';
+import type { EvalSet } from '../eval/dataset';
+import type { StructureParams } from '../retrieve/params';
+import type { Document } from '../types';
+import { exportBundle, type ExportResult } from './bundle';
+import { splitCopyScript } from './copy-reader';
+import { BundleError, type BundleFile } from './format';
+import type { Golden } from './golden';
+import { importBundle } from './import';
+import { readParquet } from './parquet';
+import { retrievalParams } from '../retrieve/params';
+
+const SQUAD = `${SHARED_DATA}/squad_en/squad-dev-v1.1.from-explorer.json`;
+
+let embedder: TransformersEmbedder;
+let squadJson: { data: { title: string; paragraphs: { context: string }[] }[] };
+let set: EvalSet;
+let engine: RetrievalEngine;
+let bundle: ExportResult;
+
+async function embedded(docs: Document[], structure: Partial<StructureParams> = {}): Promise<RetrievalEngine> {
+  const e = new RetrievalEngine({ embedder, structure });
+  e.addDocuments(docs);
+  for (const kind of ['sentence', 'leaf', 'chunk'] as const) await e.embedUnits(kind);
+  return e;
+}
+
+const file = (files: BundleFile[], name: string) => files.find((f) => f.name === name)!;
+const golden = (files: BundleFile[]): Golden => JSON.parse(new TextDecoder().decode(file(files, 'golden.json').bytes));
+
+beforeAll(async () => {
+  setupNode();
+  embedder = await TransformersEmbedder.load({ model: 'rag-lab/test-embedder' });
+  squadJson = JSON.parse(readFileSync(SQUAD, 'utf8'));
+  set = readSquad(squadJson, { limitDocs: 2 });
+  engine = await embedded(set.docs);
+  bundle = await exportBundle(engine, {
+    strategy: 'window',
+    params: { topK: 10, budgetTokens: 256, window: { before: 3, after: 2, bySection: false } },
+    questions: set.questions.slice(0, 8),
+    labVersion: 'test',
+  });
+});
+
+describe('export → PostgreSQL (PGlite + pgvector) → the golden run', () => {
+  it('reproduces ranked ids, blocks, scores and metrics for BM25, vector and hybrid over every SQL strategy', async () => {
+    const report = await verifyInPglite(bundle.files);
+    expect(report.runs.map((r) => `${r.retriever}/${r.strategy}`)).toEqual(
+      ['bm25', 'vector', 'hybrid'].flatMap((r) => ['naive', 'sentence', 'window', 'automerge'].map((s) => `${r}/${s}`)),
+    );
+    for (const r of report.runs) {
+      expect(r.firstDifference, `${r.retriever}/${r.strategy}`).toBeNull();
+      expect(r.sameUnits).toBe(8);
+      expect(r.sameBlocks).toBe(8);
+      expect(r.maxScoreDiff).toBeLessThanOrEqual(1e-5);
+      expect(r.metricsSql).toEqual(r.metricsLab);
+    }
+    expect(report.agree).toBe(true);
+    // Not a vacuous agreement: blocks were handed over, merged, cut by the budget and fused from both lists.
+    const g = golden(bundle.files);
+    const run = (r: string, s: string) => g.runs.find((x) => x.retriever === r && x.strategy === s)!;
+    expect(run('hybrid', 'window').results.every((q) => q.blocks.length > 0)).toBe(true);
+    expect(run('hybrid', 'window').results.some((q) => q.blocks.some((b) => b.sentences[1] - b.sentences[0] > 1))).toBe(true);
+    expect(run('bm25', 'window').results.every((q) => q.blocks.reduce((n, b) => n + b.tokens, 0) <= 256)).toBe(true);
+    expect(run('hybrid', 'sentence').metrics!.answerInContext).toBeGreaterThan(0);
+  });
+
+  it('agrees on structured documents: headers with title, section and pages, section-bounded windows, a filter, a tight budget', async () => {
+    const docs = squadJson.data.slice(0, 2).map((a, ai) => {
+      const b = new DocumentBuilder();
+      a.paragraphs.slice(0, 12).forEach((p, pi) => {
+        if (pi % 4 === 0) b.heading(1, `Part ${pi / 4} of ${a.title}`);
+        if (pi % 2 === 0) b.heading(2, `Sub ${pi}`);
+        b.beginPage();
+        b.block(p.context);
+        // Text past the Basic Multilingual Plane and COPY's special characters must survive SQL as they are.
+        if (pi === 1) b.rawBlock('Emoji 😀 before a back\\slash and a\ttab. The 🏛 museum holds the crown of the kings.');
+        b.endPage(pi + 1);
+      });
+      return b.build({ id: `doc-${ai}`, title: a.title, meta: { fileName: `${a.title}.pdf`, size: 1, format: 'pdf' }, tags: ['demo'] });
+    });
+    const e = await embedded(docs, { chunkLevels: [512, 128, 32], headers: { enabled: true, title: true, section: true, fields: ['page', 'tags'] } });
+    const questions = [...set.questions.slice(0, 4).map((q) => ({ question: q.question })), { question: 'Which museum holds the crown of the kings?' }];
+    const r = await exportBundle(e, {
+      strategy: 'automerge',
+      params: { topK: 8, budgetTokens: 200, window: { before: 2, after: 4, bySection: true }, merge: { threshold: 0.3 }, filters: { section: 'part 0' }, rrf: { c: 20, weights: { bm25: 0.3, vector: 0.7 } } },
+      questions,
+    });
+    const report = await verifyInPglite(r.files);
+    for (const run of report.runs) expect(run.firstDifference, `${run.retriever}/${run.strategy}`).toBeNull();
+    expect(report.agree).toBe(true);
+    const g = golden(r.files);
+    // The filter held: every block lies in part 0 of its document.
+    const blocks = g.runs.flatMap((x) => x.results.flatMap((q) => q.blocks));
+    expect(blocks.length).toBeGreaterThan(0);
+    for (const b of blocks) expect(b.chars[0]).toBeLessThan(docs[b.doc]!.sections[1]!.end);
+    expect(blocks.some((b) => e.corpus.docs[b.doc]!.text.slice(b.chars[0], b.chars[1]).includes('🏛 museum'))).toBe(true);
+    // Parents replaced their leaves somewhere: merging was exercised, not only single leaves.
+    const leafSpans = new Set(e.hierarchy.leaves.map((id) => `${e.hierarchy.nodes[id]!.start}-${e.hierarchy.nodes[id]!.end}`));
+    const merged = g.runs.filter((x) => x.strategy === 'automerge').flatMap((x) => x.results.flatMap((q) => q.blocks)).filter((b) => !leafSpans.has(`${b.sentences[0]}-${b.sentences[1]}`));
+    expect(merged.length).toBeGreaterThan(0);
+  });
+
+  it('writes data that psql loads as is: one COPY … FROM stdin block per table, each ending in \\.', () => {
+    const sql = new TextDecoder().decode(file(bundle.files, 'postgres/data.sql').bytes);
+    const parts = splitCopyScript(sql).filter((p) => p.kind === 'copy');
+    expect(parts.map((p) => (p.kind === 'copy' ? p.statement.split(' ')[1] : ''))).toEqual([
+      'raglab.config', 'raglab.documents', 'raglab.sections', 'raglab.pages', 'raglab.sentences', 'raglab.units', 'raglab.headers', 'raglab.vectors', 'raglab.postings', 'raglab.unit_lengths', 'raglab.bm25_stats',
+    ]);
+    const sentences = parts[4]!;
+    expect(sentences.kind === 'copy' && sentences.data.split('\n').length - 1).toBe(engine.corpus.sentences.length);
+    expect(sql.match(/^\\\.$/gm)!.length).toBe(11);
+  });
+});
+
+describe('import', () => {
+  it('gives back the same corpus and vectors, byte for byte', async () => {
+    const { engine: back, added, duplicates } = await importBundle(bundle.files, { embedder });
+    expect(added.length).toBe(2);
+    expect(duplicates).toEqual([]);
+    expect(back.corpus.sentences).toEqual(engine.corpus.sentences);
+    expect(back.hierarchy).toEqual(engine.hierarchy);
+    expect(back.chunks).toEqual(engine.chunks);
+    const a = engine.exportVectors();
+    const b = back.exportVectors();
+    for (const kind of ['sentence', 'leaf', 'chunk'] as const) {
+      expect(Buffer.from(b[kind]!.buffer, b[kind]!.byteOffset, b[kind]!.byteLength).equals(Buffer.from(a[kind]!.buffer, a[kind]!.byteOffset, a[kind]!.byteLength))).toBe(true);
+    }
+    const again = await exportBundle(back, { strategy: 'window', params: { topK: 10, budgetTokens: 256, window: { before: 3, after: 2, bySection: false } }, questions: set.questions.slice(0, 8), labVersion: 'test' });
+    expect(again.files.map((f) => f.name)).toEqual(bundle.files.map((f) => f.name));
+    for (const f of again.files) expect(Buffer.from(f.bytes).equals(Buffer.from(file(bundle.files, f.name).bytes)), f.name).toBe(true);
+  });
+
+  it('adds to an open corpus without touching it, skipping documents it already has', async () => {
+    const one = await embedded(set.docs.slice(0, 1));
+    const sentencesBefore = one.corpus.sentences.length;
+    const { engine: both, added, duplicates } = await importBundle(bundle.files, { embedder, into: one });
+    expect(added.map((d) => d.id)).toEqual([set.docs[1]!.id]);
+    expect(duplicates.map((d) => d.id)).toEqual([set.docs[0]!.id]);
+    expect(one.corpus.docs.length).toBe(1);
+    expect(one.corpus.sentences.length).toBe(sentencesBefore);
+    expect(both.corpus.sentences).toEqual(engine.corpus.sentences);
+    const a = engine.exportVectors().sentence!;
+    const b = both.exportVectors().sentence!;
+    expect(Buffer.from(b.buffer, b.byteOffset, b.byteLength).equals(Buffer.from(a.buffer, a.byteOffset, a.byteLength))).toBe(true);
+  });
+
+  describe('refuses a bad bundle with one clear message and changes nothing', () => {
+    const replace = (name: string, bytes: Uint8Array | null) => {
+      const out = bundle.files.filter((f) => f.name !== name);
+      return bytes ? [...out, { name, bytes }] : out;
+    };
+    const manifestWith = (patch: Record<string, unknown>) => {
+      const m = JSON.parse(new TextDecoder().decode(file(bundle.files, 'manifest.json').bytes));
+      return replace('manifest.json', new TextEncoder().encode(JSON.stringify({ ...m, ...patch })));
+    };
+    const units = () => bundle.files.find((f) => f.name === 'parquet/units.parquet')!.bytes;
+    const other: Embedder = { model: 'Xenova/all-MiniLM-L6-v2', dim: 384, maxTokens: 512, isTestModel: false, counter: { name: 'x', count: () => 1 }, embed: async () => ({ vectors: new Float32Array(), truncated: [] }) };
+
+    const cases: [string, () => Promise<BundleFile[]> | BundleFile[], RegExp, Embedder | 'none' | null][] = [
+      ['another embedding model', () => bundle.files, /made with rag-lab\/test-embedder \(128 dimensions\), but the loaded embedder is Xenova\/all-MiniLM-L6-v2 \(384 dimensions\)/, other],
+      ['no embedding model', () => bundle.files, /made with rag-lab\/test-embedder \(128 dimensions\), but no embedding model is loaded/, 'none'],
+      ['an unknown format version', () => manifestWith({ version: 7 }), /unknown bundle format version 7: this lab reads version 1/, null],
+      ['no manifest', () => replace('manifest.json', null), /manifest\.json is missing/, null],
+      ['a truncated manifest', () => replace('manifest.json', file(bundle.files, 'manifest.json').bytes.slice(0, 200)), /manifest\.json is truncated or corrupt/, null],
+      ['a missing file', () => replace('parquet/sentences.parquet', null), /incomplete: parquet\/sentences\.parquet is missing/, null],
+      ['a truncated Parquet file', () => replace('parquet/sentences.parquet', file(bundle.files, 'parquet/sentences.parquet').bytes.slice(0, 5000)), /parquet\/sentences\.parquet is truncated \(5000 of \d+ bytes\)/, null],
+      [
+        'a corrupt Parquet file',
+        () => {
+          const b = file(bundle.files, 'parquet/vectors.parquet').bytes.slice();
+          for (let i = 1000; i < 1100; i++) b[i] = b[i]! ^ 0x5a;
+          return replace('parquet/vectors.parquet', b);
+        },
+        /parquet\/vectors\.parquet is corrupt/,
+        null,
+      ],
+      [
+        'a Parquet file without a column',
+        async () => {
+          const t = await readParquet('units', 'parquet/units.parquet', units());
+          const cols = Object.keys(t.columns).filter((c) => c !== 'parent');
+          const bytes = new Uint8Array(parquetWriteBuffer({ columnData: cols.map((c) => ({ name: c, data: t.columns[c]! as never })) }));
+          return replace('parquet/units.parquet', bytes);
+        },
+        /parquet\/units\.parquet has no column "parent"/,
+        null,
+      ],
+    ];
+    for (const [what, make, message, emb] of cases) {
+      it(what, async () => {
+        const open = await embedded(set.docs.slice(1, 2));
+        const before = { docs: open.corpus.docs.length, sentences: open.corpus.sentences.length, vectors: open.exportVectors().sentence!.slice() };
+        const files = await make();
+        const err = await importBundle(files, { embedder: emb === 'none' ? null : (emb ?? embedder), into: open }).catch((e) => e);
+        expect(err).toBeInstanceOf(BundleError);
+        expect(err.message).toMatch(message);
+        expect(open.corpus.docs.length).toBe(before.docs);
+        expect(open.corpus.sentences.length).toBe(before.sentences);
+        expect(open.exportVectors().sentence).toEqual(before.vectors);
+      });
+    }
+  });
+});
+
+describe('generated framework code', () => {
+  it("LangChain.js's EnsembleRetriever fusion, run on the lab's BM25 and vector lists, gives the lab's hybrid order", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rag-lab-langchain-'));
+    try {
+      writeFileSync(join(dir, 'fusion.mjs'), file(bundle.files, 'frameworks/langchain/fusion.mjs').bytes);
+      const { weightedReciprocalRank, RRF } = await import(pathToFileURL(join(dir, 'fusion.mjs')).href);
+      expect(RRF).toEqual({ c: 60, weights: [0.5, 0.5], topK: 10, fetchK: 20 });
+      const g = golden(bundle.files);
+      const hybrid = g.runs.find((r) => r.retriever === 'hybrid' && r.strategy === 'sentence')!;
+      const p = retrievalParams(JSON.parse(new TextDecoder().decode(file(bundle.files, 'manifest.json').bytes)).params);
+      for (const [i, q] of g.questions.entries()) {
+        const list = async (retriever: 'bm25' | 'vector') => (await engine.candidates(q.question, 'sentence', { ...p, retriever, topK: RRF.fetchK })).candidates.map((c) => ({ id: c.id }));
+        const fused: { id: number; score: number }[] = weightedReciprocalRank([await list('bm25'), await list('vector')]);
+        expect(fused.map((d) => d.id)).toEqual(hybrid.results[i]!.units.map((u) => u.id));
+        fused.forEach((d, j) => expect(d.score).toBeCloseTo(hybrid.results[i]!.units[j]!.score, 12));
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('says beside the tuned values where Haystack and LlamaIndex count differently, and which targets the tests execute', () => {
+    const text = (n: string) => new TextDecoder().decode(file(bundle.files, n).bytes);
+    expect(text('frameworks/haystack/pipelines.yaml')).toMatch(/join_mode: reciprocal_rank_fusion[\s\S]*weights: \[0\.500000, 0\.500000\]/);
+    expect(text('frameworks/haystack/pipelines.yaml')).toMatch(/ranks from 0 with k = 61/);
+    expect(text('frameworks/llamaindex/pipeline.py')).toMatch(/ranks from 0 with k fixed at 60/);
+    const m = JSON.parse(text('manifest.json'));
+    expect(m.targets.filter((t: { status: string }) => t.status === 'generated only').map((t: { files: string[] }) => t.files[0])).toEqual([
+      'frameworks/langchain/retriever.mjs',
+      'frameworks/haystack/pipelines.yaml',
+      'frameworks/llamaindex/pipeline.py',
+    ]);
+  });
+});

@@ -1,0 +1,188 @@
+import { modelInfo } from '../embed/models';
+import type { RetrievalEngine } from '../engine';
+import { BM25_PARAMS } from '../index/lexical-index';
+import type { RetrievalParams, StrategyName, StructureParams, UnitKind } from '../retrieve/params';
+import { BUNDLE_FORMAT, BUNDLE_VERSION, BundleError, TABLES, type BundleFile, type TableName } from './format';
+
+/** Strategies the SQL functions reproduce; the others are in the golden run only when asked. */
+export const SQL_STRATEGIES = ['naive', 'sentence', 'window', 'automerge'] as const satisfies readonly StrategyName[];
+export type SqlStrategy = (typeof SQL_STRATEGIES)[number];
+
+export interface ManifestFile {
+  name: string;
+  bytes: number;
+  sha256: string;
+}
+
+export interface Manifest {
+  format: typeof BUNDLE_FORMAT;
+  version: number;
+  lab: { name: string; version: string };
+  /** The column that was exported: its strategy, retriever and every retrieval parameter. */
+  strategy: StrategyName;
+  retriever: RetrievalParams['retriever'];
+  params: RetrievalParams;
+  /** Chunk levels, section level, naive chunk size and overlap, headers and their fields. */
+  structure: StructureParams;
+  corpus: { documents: number; sentences: number; leaves: number; parents: number; chunks: number; maxSentenceTokens: number };
+  /** Token counts (sentences, chunks, budgets, headers) are in this tokenizer's tokens. */
+  tokenizer: string;
+  embedding: {
+    model: string;
+    dtype: string;
+    pooling: 'mean';
+    normalize: true;
+    dims: number;
+    queryPrefix: string;
+    passagePrefix: string;
+    testModel: boolean;
+  } | null;
+  bm25: {
+    variant: string;
+    k1: number;
+    b: number;
+    delta: number;
+    idf: string;
+    length: string;
+    score: string;
+    ties: string;
+    analyzer: string;
+    queryTerms: string;
+  };
+  vectors: {
+    kinds: UnitKind[];
+    normalized: true;
+    storage: { parquet: string; jsonl: string; postgres: string };
+  };
+  rrf: { formula: string; conventions: Record<string, string> };
+  sql: { strategies: SqlStrategy[]; notReproduced: string[]; call: string };
+  /** Which targets the project's tests execute, and which are generated only. */
+  targets: { name: string; files: string[]; status: 'verified by tests' | 'generated only' }[];
+  tables: Record<string, { rows: number; columns: string[] }>;
+  files: ManifestFile[];
+}
+
+export interface ManifestInput {
+  engine: RetrievalEngine;
+  strategy: StrategyName;
+  params: RetrievalParams;
+  labVersion: string;
+  vectorKinds: UnitKind[];
+  tables: Record<string, { rows: number; columns: string[] }>;
+  targets: Manifest['targets'];
+}
+
+export function buildManifest(input: ManifestInput): Omit<Manifest, 'files'> {
+  const { engine, params } = input;
+  const e = engine.embedder;
+  const info = e ? modelInfo(e.model) : undefined;
+  const h = engine.hierarchy;
+  return {
+    format: BUNDLE_FORMAT,
+    version: BUNDLE_VERSION,
+    lab: { name: 'rag-context-lab', version: input.labVersion },
+    strategy: input.strategy,
+    retriever: params.retriever,
+    params,
+    structure: { ...engine.structure, chunkLevels: [...engine.structure.chunkLevels], headers: { ...engine.structure.headers, fields: [...engine.structure.headers.fields] } },
+    corpus: {
+      documents: engine.corpus.docs.length,
+      sentences: engine.corpus.sentences.length,
+      leaves: h.leaves.length,
+      parents: h.nodes.length - h.leaves.length,
+      chunks: engine.chunks.length,
+      maxSentenceTokens: engine.corpus.maxSentenceTokens,
+    },
+    tokenizer: engine.corpus.tokenizer,
+    embedding: e
+      ? {
+          model: e.model,
+          dtype: info?.dtype ?? 'fp32',
+          pooling: 'mean',
+          normalize: true,
+          dims: e.dim,
+          queryPrefix: info?.queryPrefix ?? '',
+          passagePrefix: info?.passagePrefix ?? '',
+          testModel: e.isTestModel,
+        }
+      : null,
+    bm25: {
+      variant: 'MiniSearch 7 BM25+ (not textbook BM25)',
+      k1: BM25_PARAMS.k,
+      b: BM25_PARAMS.b,
+      delta: BM25_PARAMS.d,
+      idf: 'ln(1 + (N - df + 0.5) / (df + 0.5)), N = units of the kind, df = units holding the term',
+      length: 'a unit\'s length is its number of DISTINCT terms; avg_length is MiniSearch\'s running mean (bm25_stats)',
+      score: 'sum over query term occurrences (repeats count again) of idf * (delta + tf*(k1+1) / (tf + k1*(1 - b + b*length/avg_length))), times the number of distinct query terms the unit matched',
+      ties: 'equal scores keep first-seen order: the first query term position that matches the unit, then the unit id',
+      analyzer: 'Intl.Segmenter word segments (isWordLike) in the unit\'s document language; NFKD, marks and format characters removed, lower case, NFKC; no stemming, no stop words. Units are indexed with their header when headers are on',
+      queryTerms: 'the query is analysed by the lab (language detected from the query, else the first document\'s); engines take these terms as text[] (golden.json holds them per question). Exact for queries of at most 30 distinct terms',
+    },
+    vectors: {
+      kinds: input.vectorKinds,
+      normalized: true,
+      storage: {
+        parquet: 'FIXED_LEN_BYTE_ARRAY of dims*4 bytes: little-endian IEEE-754 float32, L2-normalised as the lab stores them',
+        jsonl: 'base64 of the same little-endian float32 bytes',
+        postgres: `pgvector vector(${e?.dim ?? 'n'}), values written with 9 significant digits (exact float32 round trip)`,
+      },
+    },
+    rrf: {
+      formula: `score(u) = sum over lists of w / (c + rank), rank from 1, c = ${params.rrf.c}, weights bm25 ${params.rrf.weights.bm25} vector ${params.rrf.weights.vector}; each list fetches 2 x top-k; ties keep first-seen order (BM25 list first); a weight of 0 contributes nothing`,
+      conventions: {
+        langchain: `EnsembleRetriever(c=${params.rrf.c}, weights=[${params.rrf.weights.bm25}, ${params.rrf.weights.vector}]): same formula, rank from 1`,
+        llamaindex: 'QueryFusionRetriever(mode="reciprocal_rerank") ranks from 0 with k fixed at 60 and no weights: rank r (from 1) here is r-1 there',
+        haystack: 'DocumentJoiner(join_mode="reciprocal_rank_fusion") ranks from 0 with k = 61, scales weights to sum 1 and normalises scores: the order equals the lab\'s with c = 60 and equal weights',
+        elasticsearch: `rrf retriever: rank_constant = ${params.rrf.c} (rank from 1), no per-list weights before 8.18`,
+        qdrant: 'Fusion.RRF: fixed k = 2 in early versions, configurable k in newer: set it to c',
+      },
+    },
+    sql: {
+      strategies: [...SQL_STRATEGIES],
+      notReproduced: ['adaptive', 'rse', 'rerank (cross-encoder)', 'query fusion (LLM-written variants)'],
+      call: "SELECT * FROM raglab.search('window', ARRAY['query','terms'], '[…query vector…]'::vector);",
+    },
+    targets: input.targets,
+    tables: input.tables,
+  };
+}
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Checks a manifest's shape: one message naming the first fault. */
+export function parseManifest(bytes: Uint8Array | undefined): Manifest {
+  if (!bytes) throw new BundleError('not a RAG Context Lab bundle: manifest.json is missing');
+  let json: unknown;
+  try {
+    json = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  } catch (e) {
+    throw new BundleError(`manifest.json is truncated or corrupt: ${(e as Error).message}`);
+  }
+  if (!isObj(json) || json.format !== BUNDLE_FORMAT) throw new BundleError('not a RAG Context Lab bundle: manifest.json has no "format": "rag-lab-bundle"');
+  if (json.version !== BUNDLE_VERSION) throw new BundleError(`unknown bundle format version ${JSON.stringify(json.version)}: this lab reads version ${BUNDLE_VERSION}`);
+  for (const key of ['params', 'structure', 'corpus', 'vectors', 'tables'] as const) {
+    if (!isObj(json[key])) throw new BundleError(`manifest.json is incomplete: "${key}" is missing`);
+  }
+  if (!Array.isArray(json.files)) throw new BundleError('manifest.json is incomplete: "files" is missing');
+  for (const f of json.files as unknown[]) {
+    if (!isObj(f) || typeof f.name !== 'string' || typeof f.bytes !== 'number' || typeof f.sha256 !== 'string') throw new BundleError('manifest.json is corrupt: an entry of "files" lacks name, bytes or sha256');
+  }
+  if (json.embedding !== null && !(isObj(json.embedding) && typeof json.embedding.model === 'string' && typeof json.embedding.dims === 'number')) {
+    throw new BundleError('manifest.json is incomplete: "embedding" needs model and dims');
+  }
+  return json as unknown as Manifest;
+}
+
+/** SHA-256 of bytes, hex (Web Crypto: the same in Node, a page and a worker). */
+export async function sha256(bytes: Uint8Array): Promise<string> {
+  const d = await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>);
+  return [...new Uint8Array(d)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+export async function fileEntries(files: BundleFile[]): Promise<ManifestFile[]> {
+  return Promise.all(files.map(async (f) => ({ name: f.name, bytes: f.bytes.length, sha256: await sha256(f.bytes) })));
+}
+
+export function tableSummary(tables: { name: TableName; rows: number }[]): Record<string, { rows: number; columns: string[] }> {
+  return Object.fromEntries(tables.map((t) => [t.name, { rows: t.rows, columns: TABLES[t.name].map((c) => c.name) }]));
+}

@@ -1,0 +1,236 @@
+import type { RetrievalEngine } from '../engine';
+import { BM25_PARAMS } from '../index/lexical-index';
+import { rangeMask, sentenceMask, type MetadataFilter } from '../retrieve/filters';
+import type { UnitKind } from '../retrieve/params';
+import { boundaryGroups, sectionPath } from '../structure/corpus';
+import { chunkHeader } from '../structure/headers';
+import type { Document, Sentence } from '../types';
+import { buildPostings } from './postings';
+import { BundleError, type Table, type TableName } from './format';
+
+export const UNIT_KINDS: readonly UnitKind[] = ['sentence', 'leaf', 'chunk'];
+
+/** Headers with the page field over more (section, page pair) rows than this are refused. */
+const MAX_HEADER_ROWS = 500_000;
+
+function table(name: TableName, columns: Record<string, unknown[]>): Table {
+  const rows = Object.values(columns)[0]?.length ?? 0;
+  return { name, columns, rows };
+}
+
+/** Section ids from the root down to `s`. */
+function ancestors(doc: Document, s: number): number[] {
+  const out: number[] = [];
+  for (let x: number | null = s; x !== null; x = doc.sections[x]!.parent) out.unshift(x);
+  return out;
+}
+
+/**
+ * The corpus of an engine as tables (documents, sections, pages, sentences, units,
+ * headers, BM25 postings, vectors), read through the engine's public API only. Vectors
+ * are taken for unit kinds whose every unit has one (current header variant).
+ */
+export function corpusTables(engine: RetrievalEngine, filters: MetadataFilter): { tables: Table[]; vectorKinds: UnitKind[]; dim: number | null } {
+  const c = engine.corpus;
+  const h = engine.hierarchy;
+  const structure = engine.structure;
+
+  const documents = table('documents', {
+    doc: c.docs.map((_, i) => i),
+    id: c.docs.map((d) => d.id),
+    title: c.docs.map((d) => d.title),
+    language: c.docs.map((d) => d.language),
+    sent_start: c.docs.map((_, i) => c.docStarts[i]!),
+    sent_end: c.docs.map((_, i) => c.docStarts[i + 1]!),
+    meta: c.docs.map((d) => JSON.stringify(d.meta)),
+    extra: c.docs.map((d) =>
+      JSON.stringify({ ...(d.tags ? { tags: d.tags } : {}), ...(d.warnings ? { warnings: d.warnings } : {}), ...(d.context ? { context: d.context } : {}) }),
+    ),
+    text: c.docs.map((d) => d.text),
+  });
+
+  const sec: Record<string, unknown[]> = { doc: [], section: [], parent: [], level: [], title: [], char_start: [], char_end: [], ancestors: [] };
+  const pages: Record<string, unknown[]> = { doc: [], page: [], char_start: [], char_end: [] };
+  c.docs.forEach((d, di) => {
+    for (const s of d.sections) {
+      sec.doc!.push(di);
+      sec.section!.push(s.id);
+      sec.parent!.push(s.parent);
+      sec.level!.push(s.level);
+      sec.title!.push(s.title);
+      sec.char_start!.push(s.start);
+      sec.char_end!.push(s.end);
+      sec.ancestors!.push(ancestors(d, s.id));
+    }
+    for (const p of d.pages) {
+      pages.doc!.push(di);
+      pages.page!.push(p.number);
+      pages.char_start!.push(p.start);
+      pages.char_end!.push(p.end);
+    }
+  });
+
+  // Section-bounded windows stay inside runs of one boundary group, as the engine's bounds do.
+  const groups = boundaryGroups(c, structure.sectionLevel);
+  const n = c.sentences.length;
+  const boundStart = new Int32Array(n);
+  const boundEnd = new Int32Array(n);
+  for (let i = 0; i < n; ) {
+    let j = i;
+    while (j < n && groups[j] === groups[i]) j++;
+    boundStart.fill(i, i, j);
+    boundEnd.fill(j, i, j);
+    i = j;
+  }
+  const mask = sentenceMask(c, filters);
+  let before = 0;
+  const tokensBefore = c.sentences.map((s) => {
+    const t = before;
+    before += s.tokens;
+    return t;
+  });
+  const sentences = table('sentences', {
+    sentence: c.sentences.map((_, i) => i),
+    doc: c.sentences.map((s) => s.doc),
+    section: c.sentences.map((s) => s.section),
+    section_path: c.sentences.map((s) => sectionPath(c.docs[s.doc]!, s.section).join(' > ')),
+    page: c.sentences.map((s) => s.page ?? null),
+    char_start: c.sentences.map((s) => s.start),
+    char_end: c.sentences.map((s) => s.end),
+    tokens: c.sentences.map((s) => s.tokens),
+    tokens_before: tokensBefore,
+    bound_start: [...boundStart],
+    bound_end: [...boundEnd],
+    part_index: c.sentences.map((s) => s.part?.index ?? null),
+    part_of: c.sentences.map((s) => s.part?.of ?? null),
+    allowed: c.sentences.map((_, i) => !mask || mask[i] === 1),
+    text: c.sentences.map((s) => s.text),
+  });
+
+  const leafRanges = h.leaves.map((id) => h.nodes[id]!);
+  const leafMask = rangeMask(mask, leafRanges);
+  const chunkMask = rangeMask(mask, engine.chunks.map((ch) => ch.sentences));
+  const nodeMask = rangeMask(mask, h.nodes);
+  const u: Record<string, unknown[]> = { kind: [], id: [], node: [], parent: [], level: [], children: [], doc: [], sent_start: [], sent_end: [], char_start: [], char_end: [], tokens: [], allowed: [] };
+  const push = (row: Record<string, unknown>) => {
+    for (const k of Object.keys(u)) u[k]!.push(row[k]);
+  };
+  const charSpan = (start: number, end: number) => [c.sentences[start]!.start, c.sentences[end - 1]!.end] as const;
+  h.leaves.forEach((nodeId, leaf) => {
+    const node = h.nodes[nodeId]!;
+    const [cs, ce] = charSpan(node.start, node.end);
+    push({ kind: 'leaf', id: leaf, node: nodeId, parent: node.parent, level: node.level, children: 0, doc: node.doc, sent_start: node.start, sent_end: node.end, char_start: cs, char_end: ce, tokens: node.tokens, allowed: !leafMask || leafMask[leaf] === 1 });
+  });
+  for (const node of h.nodes) {
+    if (!node.children.length) continue;
+    const [cs, ce] = charSpan(node.start, node.end);
+    push({ kind: 'parent', id: node.id, node: node.id, parent: node.parent, level: node.level, children: node.children.length, doc: node.doc, sent_start: node.start, sent_end: node.end, char_start: cs, char_end: ce, tokens: node.tokens, allowed: !nodeMask || nodeMask[node.id] === 1 });
+  }
+  engine.chunks.forEach((ch, i) => {
+    push({ kind: 'chunk', id: i, node: null, parent: null, level: null, children: null, doc: ch.doc, sent_start: ch.sentences.start, sent_end: ch.sentences.end, char_start: ch.start, char_end: ch.end, tokens: ch.tokens, allowed: !chunkMask || chunkMask[i] === 1 });
+  });
+  const units = table('units', u);
+
+  const headers = table('headers', headerRows(engine));
+
+  // BM25: postings of the text each unit is indexed as (header included when headers are on).
+  const post: Record<string, unknown[]> = { kind: [], term: [], unit: [], tf: [] };
+  const lens: Record<string, unknown[]> = { kind: [], unit: [], length: [] };
+  const stats: Record<string, unknown[]> = { kind: [], units: [], avg_length: [], k1: [], b: [], delta: [] };
+  for (const kind of UNIT_KINDS) {
+    const count = engine.unitCount(kind);
+    const docOf = (id: number) => (kind === 'sentence' ? c.sentences[id]!.doc : kind === 'leaf' ? h.nodes[h.leaves[id]!]!.doc : engine.chunks[id]!.doc);
+    const p = buildPostings(count, (id) => engine.unitText(kind, id), (id) => c.docs[docOf(id)]!.language);
+    for (const [term, { units: ids, tf }] of p.terms) {
+      ids.forEach((id, i) => {
+        post.kind!.push(kind);
+        post.term!.push(term);
+        post.unit!.push(id);
+        post.tf!.push(tf[i]);
+      });
+    }
+    p.lengths.forEach((len, id) => {
+      lens.kind!.push(kind);
+      lens.unit!.push(id);
+      lens.length!.push(len);
+    });
+    stats.kind!.push(kind);
+    stats.units!.push(count);
+    stats.avg_length!.push(p.avgLength);
+    stats.k1!.push(BM25_PARAMS.k);
+    stats.b!.push(BM25_PARAMS.b);
+    stats.delta!.push(BM25_PARAMS.d);
+  }
+
+  const vec: Record<string, unknown[]> = { kind: [], unit: [], embedding: [] };
+  const vectorKinds: UnitKind[] = [];
+  const dim = engine.embedder?.dim ?? null;
+  if (dim) {
+    const all = engine.exportVectors();
+    for (const kind of UNIT_KINDS) {
+      const data = all[kind];
+      // A kind still being embedded is left out: a bundle carries whole vector sets only.
+      if (!data || data.length !== engine.unitCount(kind) * dim) continue;
+      vectorKinds.push(kind);
+      for (let id = 0; id < data.length / dim; id++) {
+        vec.kind!.push(kind);
+        vec.unit!.push(id);
+        vec.embedding!.push(data.subarray(id * dim, (id + 1) * dim));
+      }
+    }
+  }
+
+  return {
+    tables: [documents, table('sections', sec), table('pages', pages), sentences, units, headers, table('vectors', vec), table('postings', post), table('unit_lengths', lens), table('bm25_stats', stats)],
+    vectorKinds,
+    dim,
+  };
+}
+
+/**
+ * Every header a block can get, with its token count as the lab counts it. A header
+ * depends on the document, the deepest section holding the block's first and last
+ * sentence and, with the page field, their pages: one row per such key.
+ */
+function headerRows(engine: RetrievalEngine): Record<string, unknown[]> {
+  const out: Record<string, unknown[]> = { doc: [], section: [], page_first: [], page_last: [], tokens: [], header: [] };
+  const p = engine.structure.headers;
+  if (!p.enabled) return out;
+  const c = engine.corpus;
+  const usesPage = p.fields.includes('page');
+  c.docs.forEach((doc, di) => {
+    const secs = p.section ? doc.sections.map((s) => s.id) : [0];
+    // Pages of the sentences under each section (a block's pages lie within its section's).
+    const pagesUnder = new Map<number, Set<number>>();
+    if (usesPage) {
+      for (let i = c.docStarts[di]!; i < c.docStarts[di + 1]!; i++) {
+        const s = c.sentences[i]!;
+        if (s.page === undefined) continue;
+        for (let x: number | null = p.section ? s.section : 0; x !== null; x = doc.sections[x]!.parent) {
+          let set = pagesUnder.get(x);
+          if (!set) pagesUnder.set(x, (set = new Set()));
+          set.add(s.page);
+        }
+      }
+    }
+    for (const section of secs) {
+      const pages = usesPage ? [...(pagesUnder.get(section) ?? [])].sort((a, b) => a - b) : [];
+      const pairs: [number | null, number | null][] = pages.length ? pages.flatMap((a, i) => pages.slice(i).map((b) => [a, b] as [number, number])) : [[null, null]];
+      for (const [pf, pl] of pairs) {
+        const first = { doc: di, section, start: 0, end: 0, text: '', tokens: 0, ...(pf !== null ? { page: pf } : {}) } as Sentence;
+        const last = { ...first, ...(pl !== null ? { page: pl } : {}) } as Sentence;
+        const header = chunkHeader(doc, first, last, p);
+        out.doc!.push(di);
+        out.section!.push(section);
+        out.page_first!.push(pf);
+        out.page_last!.push(pl);
+        out.tokens!.push(header ? engine.counter.count(header) : 0);
+        out.header!.push(header);
+        if (out.doc!.length > MAX_HEADER_ROWS) {
+          throw new BundleError(`headers with pages make more than ${MAX_HEADER_ROWS} distinct headers: export without the page field in headers`);
+        }
+      }
+    }
+  });
+  return out;
+}
