@@ -32,6 +32,20 @@ export interface BackendRow {
   skipped?: string;
 }
 
+/** Export and import of a bundle at one size (export-bench.ts). */
+export interface ExportRow {
+  n: number;
+  exportMs?: number;
+  importMs?: number;
+  bundleBytes?: number;
+  rawBytes?: number;
+  ratio?: number;
+  parquetBytes?: number;
+  jsonlBytes?: number;
+  sqlBytes?: number;
+  skipped?: string;
+}
+
 export interface BenchInputs {
   machine: string;
   model: string;
@@ -41,6 +55,7 @@ export interface BenchInputs {
   /** Engine runs in increasing size; the last is the "100k" one (smaller with --quick). */
   engineRuns: NodeBench[];
   backends: BackendRow[];
+  exports: ExportRow[];
   cold: ColdStart | null;
   coldError: string | null;
 }
@@ -63,6 +78,7 @@ export interface BenchReport {
   memoryRatio100k: number | null;
   memory100k: NodeBench['memory'] | null;
   backends: BackendRow[];
+  exportBySize: Record<string, ExportRow>;
   coldStart: ColdStart | { error: string };
   vectors: string | null;
 }
@@ -95,6 +111,7 @@ export function benchReport(i: BenchInputs): BenchReport {
     memoryRatio100k: big?.memory.ratio ?? null,
     memory100k: big?.memory ?? null,
     backends: i.backends,
+    exportBySize: Object.fromEntries(i.exports.map((e) => [e.n, e])),
     coldStart: i.cold ?? { error: i.coldError ?? 'not run' },
     vectors: big?.vectors ?? null,
   };

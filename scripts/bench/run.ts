@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --json FILE] [-- --quick] [-- --no-browser] [-- --only engine|backends|browser]
+ * npm run bench [-- --json FILE] [-- --quick] [-- --no-browser] [-- --only engine|backends|export|browser]
  *
  * Issue 6's performance benchmark. Prints tables; asserts nothing about time.
  *  1. indexing throughput in headless Chromium: the app path (loadDocument → addDocuments →
@@ -10,6 +10,7 @@
  *  3. slider latency at 100k (retrieval-only change on cached candidates);
  *  4. memory per indexed sentence at 100k against its raw size;
  *  5. FlatIndex vs VoyIndex at 1k, 10k, 100k;
+ *  7. (printed after 6) export and import of a bundle at 10k and 100k sentences (Node);
  *  6. cold start of the built app: drop a 48-page PDF, time to the first BM25 and vector
  *     results, long tasks on the page while indexing.
  */
@@ -22,12 +23,12 @@ import type { Browser } from '@playwright/test';
 import { renderTable } from '../../src/cli/table';
 import { CACHE, coldStart, indexingBench, launch, type ColdStart, type IndexingBench } from './browser-bench';
 import { pickModel, PROJECT_ROOT, round } from './common';
-import { benchReport, type BackendRow, type NodeBench } from './report';
+import { benchReport, type BackendRow, type ExportRow, type NodeBench } from './report';
 
 const { values } = parseArgs({ options: { json: { type: 'string' }, quick: { type: 'boolean' }, 'no-browser': { type: 'boolean' }, only: { type: 'string' } } });
 const quick = Boolean(values.quick);
 /** `--only backends` is `npm run bench:index`. */
-const want = (part: 'engine' | 'backends' | 'browser') => !values.only || values.only === part;
+const want = (part: 'engine' | 'backends' | 'export' | 'browser') => !values.only || values.only === part;
 const skipped = values.only ? `--only ${values.only}` : '--no-browser';
 const started = Date.now();
 const log = (s: string) => process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${s}\n`);
@@ -86,6 +87,15 @@ for (const n of !want('backends') ? [] : quick ? [1000, 10000] : [1000, 10000, 1
     const r = await child('backend-one.ts', ['--n', String(n), '--backend', backend], 180);
     backends.push(r.ok ? (JSON.parse(r.stdout.trim().split('\n').pop()!) as BackendRow) : { n, backend, skipped: r.reason });
   }
+}
+
+// ---- 7: export and import ----------------------------------------------------------------------
+const exports: ExportRow[] = [];
+for (const n of !want('export') ? [] : quick ? [2000, 10000] : [10000, 100000]) {
+  log(`export and import at ${n} sentences (Node)…`);
+  const out = join(CACHE, `export-${n}.json`);
+  const r = await child('export-bench.ts', ['--n', String(n), '--out', out], 900);
+  exports.push(r.ok ? (JSON.parse(readFileSync(out, 'utf8')) as ExportRow) : { n, skipped: r.reason });
 }
 
 // ---- 1 and 6: browser -------------------------------------------------------------------------
@@ -168,10 +178,20 @@ if (cold) {
   );
   if (cold.note) console.log(`   ${cold.note}`);
 } else console.log(`6. Cold start: not measured (${coldError ?? skipped})`);
+if (exports.length) {
+  console.log('7. Export and import of a bundle (Node; window column, hybrid, 10 golden questions; random 384-dim vectors for 3 unit kinds; raw = float32 vectors + UTF-8 text)');
+  const mb = (b: number | undefined) => fmt((b ?? NaN) / 2 ** 20, 1);
+  console.log(
+    renderTable(
+      ['sentences', 'export s', 'import s', 'bundle MB', 'raw MB', 'bundle ÷ raw', 'Parquet MB', 'JSONL MB', 'SQL MB'],
+      exports.map((e) => (e.skipped ? [e.n, `skipped: ${e.skipped}`, '', '', '', '', '', '', ''] : [e.n, fmt(e.exportMs! / 1000, 1), fmt(e.importMs! / 1000, 1), mb(e.bundleBytes), mb(e.rawBytes), fmt(e.ratio, 2), mb(e.parquetBytes), mb(e.jsonlBytes), mb(e.sqlBytes)])),
+    ),
+  );
+} else console.log(`7. Export and import: not measured (${skipped})`);
 console.log(`\ntotal ${((Date.now() - started) / 1000).toFixed(0)} s`);
 
 if (values.json) {
-  const report = benchReport({ machine, model: model.label, quick, indexing, indexingError, engineRuns, backends, cold, coldError });
+  const report = benchReport({ machine, model: model.label, quick, indexing, indexingError, engineRuns, backends, exports, cold, coldError });
   writeFileSync(values.json, JSON.stringify(report, null, 2));
   console.log(`JSON: ${values.json}`);
 }
