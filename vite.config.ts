@@ -75,7 +75,9 @@ export default defineConfig({
   base: './',
   plugins: [react(), wasm(), dropTestModels(), contentSecurityPolicy()],
   worker: { format: 'es', plugins: () => [wasm()] },
-  optimizeDeps: { exclude: ['@huggingface/transformers', 'voy-search'] },
+  // PGlite and its pgvector extension find their wasm, data and extension files next to their
+  // modules (new URL(…, import.meta.url)): pre-bundling would move the modules away from them.
+  optimizeDeps: { exclude: ['@huggingface/transformers', 'voy-search', '@electric-sql/pglite', '@electric-sql/pglite-pgvector'] },
   server: { headers: isolation },
   // Preview also sends the policy as a header, which covers the worker's own requests too.
   preview: { headers: { ...isolation, 'Content-Security-Policy': CONTENT_SECURITY_POLICY } },

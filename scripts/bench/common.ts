@@ -6,8 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Embedder, EmbedOptions, EmbedResult } from '../../src/core/embed/embedder';
 import type { TokenCounter } from '../../src/core/segment/tokens';
-import type { RetrieverName } from '../../src/core/retrieve/params';
-import type { ColumnSpec } from '../../src/worker/protocol';
+import { TopK } from '../../src/core/index/top-k';
 import { mulberry32 } from '../../src/core/util/random';
 import { PROJECT_ROOT, SHARED_DATA } from '../../src/node/paths';
 
@@ -128,25 +127,15 @@ export class RandomEmbedder implements Embedder {
 
 export { columnsFor } from '../../src/state/columns';
 
-/** A bare exact scan: dot products over one Float32Array and a sorted top-k. */
+/** A bare exact scan: dot products over one Float32Array and the core's top-k heap. */
 export function bareScan(data: Float32Array, dim: number, q: Float32Array, k: number): number[] {
   const n = data.length / dim;
-  const ids = new Int32Array(k).fill(-1);
-  const scores = new Float32Array(k).fill(-Infinity);
+  const top = new TopK(Math.min(k, n));
   for (let i = 0; i < n; i++) {
     const off = i * dim;
     let s = 0;
     for (let j = 0; j < dim; j++) s += q[j]! * data[off + j]!;
-    if (s > scores[k - 1]!) {
-      let p = k - 1;
-      while (p > 0 && scores[p - 1]! < s) {
-        scores[p] = scores[p - 1]!;
-        ids[p] = ids[p - 1]!;
-        p--;
-      }
-      scores[p] = s;
-      ids[p] = i;
-    }
+    if (s >= top.threshold) top.push(i, s);
   }
-  return Array.from(ids);
+  return top.result().map((h) => h.id);
 }

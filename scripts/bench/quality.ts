@@ -1,10 +1,12 @@
 /**
- * npm run bench:quality [-- --json FILE] [-- --quick]
+ * npm run bench:quality [-- --json FILE] [-- --quick] [-- --analyzer A,B --bm25 V,W] [-- --bm25-only]
  *
  * One table over the shared evaluation data: SQuAD v1.1 whole articles (en), XQuAD
  * (zh, es, de), FaQuAD (pt) and SciFact (BEIR, en) — BM25, the TEST embedder and hybrid
  * RRF, every strategy, at 256 and 512 context tokens. Plus SciFact BM25 over whole
  * abstracts beside the published Anserini nDCG@10. Prints numbers; asserts nothing.
+ * --analyzer and --bm25 measure each analyzer × BM25 variant (default: the lab's default);
+ * --bm25-only skips the embedder (BM25 rows only, minutes instead of many).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,20 +18,40 @@ import { readBeir } from '../../src/core/eval/beir';
 import type { EvalSet } from '../../src/core/eval/dataset';
 import { evaluate } from '../../src/core/eval/run-eval';
 import { readSquad } from '../../src/core/eval/squad';
-import { defaultSweep, sweep } from '../../src/core/eval/sweep';
-import type { Metrics } from '../../src/core/eval/metrics';
+import { axisValues, defaultSweep, sweep } from '../../src/core/eval/sweep';
+import { DEFAULT_RETRIEVAL } from '../../src/core/retrieve/params';
+import { BASELINE } from '../../src/core/strategies/registry';
+import type { MetricIntervals, Metrics } from '../../src/core/eval/metrics';
 import { renderTable } from '../../src/cli/table';
 import { setupNode, SHARED_DATA } from '../../src/node/setup';
+import { ANALYZERS } from '../../src/core/index/analyzer';
+import { BM25_VARIANTS, DEFAULT_LEXICAL, lexicalLabel, type LexicalParams } from '../../src/core/index/lexical-index';
+import type { RetrieverName } from '../../src/core/retrieve/retrievers';
 
-const { values } = parseArgs({ options: { json: { type: 'string' }, quick: { type: 'boolean' } } });
+const { values } = parseArgs({
+  options: { json: { type: 'string' }, quick: { type: 'boolean' }, analyzer: { type: 'string' }, bm25: { type: 'string' }, 'bm25-only': { type: 'boolean' } },
+});
+const pick = <T extends string>(v: string | undefined, allowed: readonly T[], fallback: T): T[] => {
+  const items = (v ?? fallback).split(',').map((x) => x.trim()) as T[];
+  for (const i of items) if (!allowed.includes(i)) throw new Error(`unknown "${i}" (choose from ${allowed.join(', ')})`);
+  return items;
+};
+const LEXICAL: LexicalParams[] = pick(values.analyzer, ANALYZERS, DEFAULT_LEXICAL.analyzer).flatMap((analyzer) =>
+  pick(values.bm25, BM25_VARIANTS, DEFAULT_LEXICAL.bm25).map((bm25) => ({ analyzer, bm25 })),
+);
+const bm25Only = Boolean(values['bm25-only']);
 
 interface Row {
   dataset: string;
   language: string;
   retriever: string;
+  /** The analyzer and BM25 variant (for bm25 and hybrid rows). */
+  lexical?: LexicalParams;
   strategy: string;
   budgetTokens: number | null;
   metrics: Metrics;
+  /** 95 % bootstrap interval of each metric (seeded, 1000 resamples of the questions). */
+  intervals: MetricIntervals;
 }
 
 /** Every n-th question: SQuAD has 10,570; a tenth keeps the run to minutes with the same articles. */
@@ -64,25 +86,33 @@ function datasets(quick: boolean): { name: string; language: string; load: () =>
 setupNode();
 const quick = Boolean(values.quick);
 const t0 = performance.now();
-const embedder = await TransformersEmbedder.load({ model: TEST_EMBEDDER_ID });
+const embedder = bm25Only ? null : await TransformersEmbedder.load({ model: TEST_EMBEDDER_ID });
 const rows: Row[] = [];
+const retrieverPlan: { lexical: LexicalParams; retrievers: RetrieverName[] }[] = [];
 const timings: string[] = [];
 for (const ds of datasets(quick)) {
   const t = performance.now();
   const set = ds.load();
   const engine = new RetrievalEngine({ embedder });
   engine.addDocuments(set.docs);
-  for (const kind of ['sentence', 'leaf', 'chunk'] as const) await engine.embedUnits(kind);
-  // One point per strategy (defaults: window 3/3, threshold 0.5, RRF c 60, weights ½ ½), at both budgets.
-  const spec = defaultSweep({ windows: [{ before: 3, after: 3 }], thresholds: [0.5], rrfC: [60], bm25Weights: [0.5], budgets: [256, 512] });
-  for (const p of await sweep(engine, set, spec)) {
-    rows.push({ dataset: ds.name, language: ds.language, retriever: p.retriever, strategy: p.strategy, budgetTokens: p.budgetTokens, metrics: p.metrics });
+  if (embedder) for (const kind of ['sentence', 'leaf', 'chunk'] as const) await engine.embedUnits(kind);
+  // One point per strategy (each sweep axis at its default: window 3/3, threshold 0.5; RRF c 60, weights ½ ½), at both budgets.
+  const spec = defaultSweep({ ...axisValues({}, DEFAULT_RETRIEVAL), rrfC: [60], bm25Weights: [0.5], budgets: [256, 512] });
+  LEXICAL.forEach((lexical, i) => {
+    // Vector rows do not depend on the lexical model: measured with the first choice only.
+    retrieverPlan.push({ lexical, retrievers: embedder ? (i === 0 ? ['bm25', 'vector', 'hybrid'] : ['bm25', 'hybrid']) : ['bm25'] });
+  });
+  for (const { lexical, retrievers } of retrieverPlan.splice(0)) {
+    engine.setLexical(lexical);
+    for (const p of await sweep(engine, set, { ...spec, retrievers })) {
+      rows.push({ dataset: ds.name, language: ds.language, retriever: p.retriever, ...(p.retriever !== 'vector' ? { lexical } : {}), strategy: p.strategy, budgetTokens: p.budgetTokens, metrics: p.metrics, intervals: p.intervals! });
+    }
   }
   timings.push(`${ds.name}: ${set.docs.length} docs, ${engine.corpus.sentences.length} sentences, ${set.questions.length} questions, ${((performance.now() - t) / 1000).toFixed(0)} s`);
   process.stderr.write(`done ${timings.at(-1)}\n`);
 }
 
-// SciFact BM25 as in the literature: whole abstracts (title + text) ranked, no budget.
+// SciFact BM25 as in the literature: whole abstracts (title + text) ranked, no budget: the baseline's chunks hold whole documents.
 const dir = join(SHARED_DATA, 'scifact_beir');
 const sci = readBeir(
   { corpus: readFileSync(join(dir, 'corpus.jsonl'), 'utf8'), queries: readFileSync(join(dir, 'queries.jsonl'), 'utf8'), qrels: readFileSync(join(dir, 'qrels/test.tsv'), 'utf8') },
@@ -90,18 +120,25 @@ const sci = readBeir(
 );
 const whole = new RetrievalEngine({ structure: { naive: { size: 4096, overlap: 0 }, chunkLevels: [4096, 512, 128] } });
 whole.addDocuments(sci.docs);
-const [doc] = await evaluate(whole, quick ? { ...sci, questions: sci.questions.slice(0, 30) } : sci, ['naive'], { retriever: 'bm25', topK: 100, budgetTokens: null });
-rows.push({ dataset: 'SciFact test, whole abstracts, no budget', language: 'en', retriever: 'bm25', strategy: 'naive (whole document)', budgetTokens: null, metrics: doc!.metrics });
+const wholeNdcg: string[] = [];
+for (const lexical of LEXICAL) {
+  whole.setLexical(lexical);
+  const [doc] = await evaluate(whole, quick ? { ...sci, questions: sci.questions.slice(0, 30) } : sci, [BASELINE], { retriever: 'bm25', topK: 100, budgetTokens: null });
+  rows.push({ dataset: 'SciFact test, whole abstracts, no budget', language: 'en', retriever: 'bm25', lexical, strategy: `${BASELINE} (whole document)`, budgetTokens: null, metrics: doc!.metrics, intervals: doc!.intervals! });
+  wholeNdcg.push(`${lexicalLabel(lexical)}: ${doc!.metrics.ndcg10.toFixed(4)}`);
+}
 
 const f = (n: number) => Number(n.toFixed(3));
-console.log(`bench:quality · embedder ${TEST_EMBEDDER_ID} (TEST MODEL: random word-piece vectors; an English WordPiece vocabulary, so most Chinese characters are [UNK]) · BM25 = MiniSearch BM25+ (k1 1.2, b 0.7, δ 0.5) × matched terms, no stemming${quick ? ' · QUICK: a tenth of the questions' : ''}`);
+console.log(
+  `bench:quality · embedder ${embedder ? `${TEST_EMBEDDER_ID} (TEST MODEL: random word-piece vectors; an English WordPiece vocabulary, so most Chinese characters are [UNK])` : 'none (--bm25-only)'} · BM25 as ${LEXICAL.map(lexicalLabel).join(', ')} (BM25+ = MiniSearch, k1 1.2, b 0.7, δ 0.5, × matched terms, length in distinct terms; Lucene BM25 = k1 0.9, b 0.4, length in tokens)${quick ? ' · QUICK: a tenth of the questions' : ''}`,
+);
 console.log(
   renderTable(
-    ['dataset', 'lang', 'retriever', 'strategy', 'budget', 'hit@1', 'hit@5', 'ans in ctx', 'MRR', 'nDCG@10', 'ctx tokens'],
-    rows.map((r) => [r.dataset, r.language, r.retriever, r.strategy, r.budgetTokens ?? 'none', f(r.metrics.hitAt1), f(r.metrics.hitAt5), f(r.metrics.answerInContext), f(r.metrics.mrr), f(r.metrics.ndcg10), Number(r.metrics.meanContextTokens.toFixed(1))]),
+    ['dataset', 'lang', 'retriever', 'lexical', 'strategy', 'budget', 'hit@1', 'hit@5', 'ans in ctx', 'MRR', 'nDCG@10', 'ctx tokens'],
+    rows.map((r) => [r.dataset, r.language, r.retriever, r.lexical ? lexicalLabel(r.lexical) : '–', r.strategy, r.budgetTokens ?? 'none', f(r.metrics.hitAt1), f(r.metrics.hitAt5), f(r.metrics.answerInContext), f(r.metrics.mrr), f(r.metrics.ndcg10), Number(r.metrics.meanContextTokens.toFixed(1))]),
   ),
 );
-console.log(`\nSciFact BM25 nDCG@10 over whole abstracts: ${doc!.metrics.ndcg10.toFixed(4)} — published (Anserini, Lucene BM25 k1 0.9 b 0.4 with Porter stemming): 0.6647 multifield, 0.6789 flat.`);
+console.log(`\nSciFact BM25 nDCG@10 over whole abstracts: ${wholeNdcg.join('; ')} — published (Anserini, Lucene BM25 k1 0.9 b 0.4 with Porter stemming): 0.6647 multifield, 0.6789 flat.`);
 console.log(timings.join('\n'));
 console.log(`total ${((performance.now() - t0) / 1000).toFixed(0)} s`);
 if (values.json) {

@@ -69,10 +69,11 @@ const full: BenchInputs = {
     { n: 1000, backend: 'voy', skipped: 'over the cap' },
   ],
   exports: [{ n: 10058, exportMs: 18000, importMs: 3000, bundleBytes: 200, rawBytes: 100, ratio: 2, parquetBytes: 30, jsonlBytes: 70, sqlBytes: 100 }],
+  browserImport: { model: 'm', dim: 384, rows: [{ sentences: 10000, zipBytes: 1, fileBytes: 1, makeMs: 1, dropToImportedMs: 6000, dropToFirstResultMs: 6300, workerImportMs: 5000 }] as never },
   cold: { model: 'm', pdf: 'p.pdf', pages: 48, pageLoadToModelReadyMs: 1, dropToFirstBm25Ms: 1700, dropToFirstVectorMs: 7100, dropToAllEmbeddedMs: null, longTasks: { count: 0, totalMs: 0, maxMs: 0, over200Ms: 0 }, crossOriginIsolated: true },
   coldError: null,
 };
-const empty: BenchInputs = { ...full, indexing: null, indexingError: 'no browser', engineRuns: [], backends: [], exports: [], cold: null, coldError: 'no browser' };
+const empty: BenchInputs = { ...full, indexing: null, indexingError: 'no browser', engineRuns: [], backends: [], exports: [], browserImport: null, cold: null, coldError: 'no browser' };
 
 describe('npm run bench --json: the fields the README documents', () => {
   const fields = documentedFields();

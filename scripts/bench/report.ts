@@ -3,6 +3,7 @@
  * README lists them (section "bench --json fields"); report.test.ts checks that the two agree.
  */
 import type { ColdStart, IndexingBench } from './browser-bench';
+import type { BrowserImport, BrowserImportRow } from './browser-import';
 
 /** One engine run of node-bench.ts at one corpus size. */
 export interface NodeBench {
@@ -56,6 +57,7 @@ export interface BenchInputs {
   engineRuns: NodeBench[];
   backends: BackendRow[];
   exports: ExportRow[];
+  browserImport: BrowserImport | null;
   cold: ColdStart | null;
   coldError: string | null;
 }
@@ -79,6 +81,7 @@ export interface BenchReport {
   memory100k: NodeBench['memory'] | null;
   backends: BackendRow[];
   exportBySize: Record<string, ExportRow>;
+  browserImportBySize: Record<string, BrowserImportRow>;
   coldStart: ColdStart | { error: string };
   vectors: string | null;
 }
@@ -112,6 +115,7 @@ export function benchReport(i: BenchInputs): BenchReport {
     memory100k: big?.memory ?? null,
     backends: i.backends,
     exportBySize: Object.fromEntries(i.exports.map((e) => [e.n, e])),
+    browserImportBySize: Object.fromEntries((i.browserImport?.rows ?? []).map((r) => [r.sentences, r])),
     coldStart: i.cold ?? { error: i.coldError ?? 'not run' },
     vectors: big?.vectors ?? null,
   };

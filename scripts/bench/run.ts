@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Browser } from '@playwright/test';
 import { renderTable } from '../../src/cli/table';
+import { browserImportBench, type BrowserImport } from './browser-import';
 import { CACHE, coldStart, indexingBench, launch, type ColdStart, type IndexingBench } from './browser-bench';
 import { pickModel, PROJECT_ROOT, round } from './common';
 import { benchReport, type BackendRow, type ExportRow, type NodeBench } from './report';
@@ -103,6 +104,7 @@ let indexing: IndexingBench | null = null;
 let cold: ColdStart | null = null;
 let indexingError: string | null = null;
 let coldError: string | null = null;
+let browserImport: BrowserImport | null = null;
 if (browser) {
   try {
     indexing = await indexingBench(browser, { sentences: quick ? 200 : 800, log });
@@ -115,6 +117,13 @@ if (browser) {
   } catch (e) {
     coldError = (e as Error).message.split('\n')[0]!;
     log(`cold start failed: ${coldError}`);
+  }
+  if (want('export') || !values.only) {
+    try {
+      browserImport = await browserImportBench(browser, { sizes: quick ? [2000, 10000] : [10000, 100000], log });
+    } catch (e) {
+      log(`browser import failed: ${(e as Error).message.split('\n')[0]}`);
+    }
   }
   await browser.close();
 }
@@ -188,10 +197,19 @@ if (exports.length) {
     ),
   );
 } else console.log(`7. Export and import: not measured (${skipped})`);
+if (browserImport) {
+  console.log(`\n   Import of a bundle .zip into the built app in Chromium (${browserImport.model}, ${browserImport.dim} dims): drop → imported, drop → first result of the question already asked`);
+  console.log(
+    renderTable(
+      ['sentences', 'zip MB', 'drop → imported s', 'drop → first result s', 'worker import s'],
+      browserImport.rows.map((r) => [r.sentences, fmt(r.zipBytes / 2 ** 20, 1), fmt((r.dropToImportedMs ?? NaN) / 1000, 1), fmt((r.dropToFirstResultMs ?? NaN) / 1000, 1), fmt((r.workerImportMs ?? NaN) / 1000, 1)]),
+    ),
+  );
+}
 console.log(`\ntotal ${((Date.now() - started) / 1000).toFixed(0)} s`);
 
 if (values.json) {
-  const report = benchReport({ machine, model: model.label, quick, indexing, indexingError, engineRuns, backends, exports, cold, coldError });
+  const report = benchReport({ machine, model: model.label, quick, indexing, indexingError, engineRuns, backends, exports, browserImport, cold, coldError });
   writeFileSync(values.json, JSON.stringify(report, null, 2));
   console.log(`JSON: ${values.json}`);
 }

@@ -84,14 +84,26 @@ describe.concurrent('rag-lab eval', () => {
     expect(out.results).toHaveLength(STRATEGIES.length * 3);
     const combos = new Set<string>();
     for (const row of out.results) {
-      expect(Object.keys(row).sort()).toEqual(['budgetTokens', 'metrics', 'params', 'strategy']);
+      // Naive chunks are the baseline: every other strategy carries its paired difference from them.
+      expect(Object.keys(row).sort()).toEqual(['budgetTokens', 'intervals', 'metrics', 'params', 'strategy', ...(row.strategy === 'naive' ? [] : ['vsBaseline'])]);
       expect(STRATEGIES).toContain(row.strategy);
       expect(['bm25', 'vector', 'hybrid']).toContain(row.params.retriever);
       combos.add(`${row.strategy}/${row.params.retriever}`);
       expect(row.budgetTokens).toBe(256);
       expect(row.params.topK).toBe(50);
       const m = row.metrics;
-      expect(Object.keys(m).sort()).toEqual(['answerInContext', 'hitAt1', 'hitAt5', 'meanContextTokens', 'mrr', 'ndcg10', 'recallAt5']);
+      expect(Object.keys(m).sort()).toEqual(['answerInContext', 'contextPrecision', 'hitAt1', 'hitAt5', 'meanContextTokens', 'mrr', 'ndcg10', 'recallAt5']);
+      // Each metric's 95 % bootstrap interval holds its mean; a difference from naive chunks holds its own.
+      expect(Object.keys(row.intervals).sort()).toEqual(Object.keys(m).sort());
+      for (const k of Object.keys(m)) {
+        expect(row.intervals[k].low).toBeLessThanOrEqual(m[k] + 1e-9);
+        expect(row.intervals[k].high).toBeGreaterThanOrEqual(m[k] - 1e-9);
+      }
+      if (row.vsBaseline) {
+        expect(row.vsBaseline.metric).toBe('answerInContext');
+        expect(row.vsBaseline.low).toBeLessThanOrEqual(row.vsBaseline.mean);
+        expect(row.vsBaseline.distinguishable).toBe(row.vsBaseline.low > 0 || row.vsBaseline.high < 0);
+      }
       for (const k of ['hitAt1', 'hitAt5', 'answerInContext', 'recallAt5', 'mrr', 'ndcg10']) {
         expect(m[k]).toBeGreaterThanOrEqual(0);
         expect(m[k]).toBeLessThanOrEqual(1);
@@ -190,6 +202,8 @@ describe.concurrent('rag-lab eval', () => {
       ['eval', '--data', SQUAD, '--threshold', '2'],
       ['eval', '--data', SQUAD, '--window', ',2'],
       ['eval', '--data', SQUAD, '--top-k', '0'],
+      ['eval', '--data', SQUAD, '--analyzer', 'porter'],
+      ['eval', '--data', SQUAD, '--bm25', 'bm42'],
     ];
     const runs = await Promise.all(cases.map((args) => cli(...args)));
     for (const [i, args] of cases.entries()) {
@@ -250,6 +264,19 @@ describe.concurrent('rag-lab query and index', () => {
     expect(r.stdout).toContain(`== ${STRATEGY_LABELS.sentence} · bm25 ·`);
     expect(r.stdout).toMatch(/^1\s.*The cost of solar panels has fallen sharply/m);
     expect(r.stderr).not.toMatch(/embedding/);
+  });
+
+  it('query --analyzer stem --bm25 lucene: a stemmed word finds its other forms, and the header says how BM25 scored', async () => {
+    const md = join(dir, 'solar-stem.md');
+    writeFileSync(md, SOLAR);
+    const plain = await cli('query', 'panel costing', md, '--embedder', 'none', '--strategies', 'sentence', '--retriever', 'bm25');
+    expect(plain.stdout).toContain('BM25 scored as BM25+ · words');
+    expect(plain.stdout).not.toMatch(/The cost of solar panels has fallen sharply/);
+    const r = await cli('query', 'panel costing', md, '--embedder', 'none', '--strategies', 'sentence', '--retriever', 'bm25', '--analyzer', 'stem', '--bm25', 'lucene');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`== ${STRATEGY_LABELS.sentence} · bm25 ·`);
+    expect(r.stdout).toContain('BM25 scored as Lucene BM25 · stem');
+    expect(r.stdout).toMatch(/^1\s.*The cost of solar panels has fallen sharply/m);
   });
 
   it('index <file> --out corpus.json, then query --corpus corpus.json', async () => {
@@ -348,4 +375,29 @@ describe.concurrent('without a generated or reachable embedding model', () => {
       expect(stderrLines(r)).toEqual(['error: the test embedder is not generated yet: run "npm run models:test" first']);
     });
   }
+});
+
+describe('rag-lab export, verify, index --from', () => {
+  it('exports a bundle, verifies it in PGlite (exit 0, 100 %), and indexes from it without embedding', async () => {
+    const out = join(dir, 'bundle');
+    const e = await cli('export', '--data', SQUAD, '--limit-docs', '1', '--limit-questions', '2', '--strategy', 'automerge', '--budget', '256', '--out', out);
+    expect(e.code, e.stderr).toBe(0);
+    const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'));
+    expect(manifest.strategy.name ?? manifest.strategy).toMatch(/automerge/);
+    const v = await cli('verify', out, '--engine', 'pglite');
+    expect(v.code, v.stderr + v.stdout).toBe(0);
+    expect(v.stdout).toMatch(/agreement: 100 %/);
+    const saved = join(dir, 'from-bundle.json');
+    const i = await cli('index', '--from', out, '--out', saved);
+    expect(i.code, i.stderr).toBe(0);
+    expect(i.stderr).not.toMatch(/embedding/);
+    expect(JSON.parse(readFileSync(saved, 'utf8')).docs).toHaveLength(1);
+  });
+
+  it('verify with an unknown engine, or a folder that is not a bundle: one error line, exit 2', async () => {
+    const r = await cli('verify', dir, '--engine', 'oracle');
+    expect(r.code).toBe(2);
+    expect(stderrLines(r)).toHaveLength(1);
+    expect(stderrLines(r)[0]).toMatch(/^error: /);
+  });
 });

@@ -13,7 +13,7 @@ import { TEST_EMBEDDER_ID } from '../core/embed/models';
 import type { RetrievalEngine } from '../core/engine';
 import type { EvalSet } from '../core/eval/dataset';
 import { exportBundle } from '../core/export/bundle';
-import { BundleError, MANIFEST } from '../core/export/format';
+import { BundleError, GOLDEN, MANIFEST } from '../core/export/format';
 import type { QuestionInput } from '../core/export/golden';
 import { importBundle } from '../core/export/import';
 import { parseManifest } from '../core/export/manifest';
@@ -67,7 +67,8 @@ function labVersion(): string {
 export async function engineFromBundle<V extends ExportValues>(values: V, dir: string, deps: ExportDeps<V>): Promise<RetrievalEngine> {
   let files;
   try {
-    files = readBundleDir(dir);
+    // An import reads the manifest and the Parquet tables only.
+    files = readBundleDir(dir, (name) => name === MANIFEST || name.startsWith('parquet/'));
   } catch (e) {
     throw deps.usage(`--from ${dir}: ${(e as Error).message}`);
   }
@@ -147,7 +148,8 @@ export async function cmdVerify<V extends ExportValues>(values: V, positionals: 
   if (engine !== 'pglite') throw deps.usage(`--engine: only pglite is built in (got "${engine}"); for a server, load postgres/*.sql with psql and run golden.json's questions`);
   let files;
   try {
-    files = readBundleDir(dir);
+    // Verify reads the manifest, the SQL and the golden run only.
+    files = readBundleDir(dir, (name) => name === MANIFEST || name === GOLDEN || name.startsWith('postgres/'));
   } catch (e) {
     throw deps.usage(`verify: ${(e as Error).message}`);
   }

@@ -14,28 +14,27 @@ import { TransformersEmbedder } from '../core/embed/transformers-embedder';
 import { RetrievalEngine } from '../core/engine';
 import { readBeir } from '../core/eval/beir';
 import { DatasetError, type EvalSet } from '../core/eval/dataset';
+import { paramsInWords } from '../core/eval/describe';
+import { METRIC_LABELS, RANKING_METRICS, type MetricName } from '../core/eval/metrics';
+import { baselineDifferences, difference, differenceWords } from '../core/eval/compare';
 import { evaluate, unitKinds, type EvalRow } from '../core/eval/run-eval';
 import { defaultSweep, recommend, sweep, sweepSize, type SweepPoint } from '../core/eval/sweep';
 import { CrossEncoderReranker, type Reranker } from '../core/embed/reranker';
-import {
-  STRATEGIES,
-  STRATEGY_LABELS,
-  retrievalParams,
-  type RetrievalParams,
-  type RetrieverName,
-  type StructureParams,
-  type UnitKind,
-} from '../core/retrieve/params';
+import { ANALYZERS } from '../core/index/analyzer';
+import { BM25_VARIANTS, DEFAULT_LEXICAL, lexicalLabel, type LexicalParams } from '../core/index/lexical-index';
+import { retrievalParams, type RetrievalParams, type StructureParams, type UnitKind } from '../core/retrieve/params';
+import { RETRIEVERS, type RetrieverName } from '../core/retrieve/retrievers';
+import { PARAM_GROUPS, STRATEGIES, strategyTitle, strategyWords, SWEEP_AXES, BASELINE } from '../core/strategies/registry';
+import type { CliValues } from '../core/strategies/types';
 import { validateLevels } from '../core/structure/hierarchy';
 import { validateNaive } from '../core/structure/naive-chunks';
 import { readSquad } from '../core/eval/squad';
 import { sectionPath } from '../core/structure/corpus';
 import type { Document } from '../core/types';
 import { PROJECT_MODELS_DIR, setupNode } from '../node/setup';
+import { cmdExport, cmdVerify, engineFromBundle, type ExportDeps } from './export-commands';
 import { ProgressBar } from './progress';
 import { renderTable } from './table';
-
-const RETRIEVERS: readonly RetrieverName[] = ['bm25', 'vector', 'hybrid'];
 
 /** A user error: printed as one line, exit code 2. */
 class UsageError extends Error {}
@@ -54,9 +53,6 @@ const OPTIONS = {
   out: { type: 'string' },
   corpus: { type: 'string' },
   'top-k': { type: 'string' },
-  window: { type: 'string' },
-  'by-section': { type: 'boolean' },
-  threshold: { type: 'string' },
   'rrf-c': { type: 'string' },
   weights: { type: 'string' },
   levels: { type: 'string' },
@@ -66,10 +62,21 @@ const OPTIONS = {
   language: { type: 'string' },
   sweep: { type: 'boolean' },
   'sweep-headers': { type: 'boolean' },
+  analyzer: { type: 'string' },
+  bm25: { type: 'string' },
   reranker: { type: 'string' },
   metric: { type: 'string' },
+  strategy: { type: 'string' },
+  question: { type: 'string', multiple: true },
+  engine: { type: 'string' },
+  from: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
+
+/** The strategies' own options (--window, --threshold, …), declared by their parameter groups. */
+const GROUP_OPTIONS: Record<string, { type: 'string' | 'boolean' }> = Object.assign({}, ...PARAM_GROUPS.map((g) => g.cli?.options ?? {}));
+
+const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
 
 const HELP = `rag-lab — RAG Context Lab on the command line
 
@@ -79,10 +86,18 @@ Commands
   query "question" --corpus F        the same over a saved corpus
   eval --data PATH                   metrics per strategy and retriever on a labelled set
                                      (SQuAD-format .json, or a BEIR folder)
+  export --out DIR (<files…>|--corpus F|--data PATH|--from DIR) [--strategy S] [--question Q]…
+                                     a bundle: manifest, Parquet + JSONL tables, PostgreSQL +
+                                     pgvector SQL, golden run, framework code (one column's
+                                     configuration: --strategy, --retriever, retrieval options)
+  verify DIR [--engine pglite] [--json]
+                                     load the bundle's SQL into PGlite and compare every
+                                     golden question with the lab (exit 1 on a difference)
+  index --from DIR --out corpus.json a saved corpus from a bundle, without re-embedding
 
 Options
   --strategies a,b      ${STRATEGIES.join(',')} (default: all)
-  --retriever r[,r]     bm25 | vector | hybrid (eval default: all three; query: hybrid);
+  --retriever r[,r]     ${RETRIEVERS.join(' | ')} (eval default: all three; query: hybrid);
                         bm25 alone loads no embedding model (index: saves no vectors)
   --budget TOKENS|none  context token budget (eval default 512; none = top-k blocks)
   --embedder E          test (the generated test model, default) | none | <model id>
@@ -91,20 +106,23 @@ Options
   --limit-docs N        eval: use the first N documents / articles
   --limit-questions N   eval: use the first N questions
   --top-k K             units retrieved before expansion (default 10; eval 50)
-  --window B,A          sentences before,after a hit (default 3,3)   --by-section
-  --threshold X         auto-merge threshold (default 0.5)
+${PARAM_GROUPS.flatMap((g) => g.cli?.help ?? []).join('\n')}
   --rrf-c C             RRF constant (default 60)  --weights W_BM25,W_VECTOR (default 0.5,0.5)
   --levels L1,L2,L3     chunk levels in tokens (default 2048,512,128)
   --chunk-size N        naive chunk size in tokens (default 128)
   --headers             contextual chunk headers on
+  --analyzer A[,A…]     BM25 terms: ${ANALYZERS.join(' | ')} (default words; stem: Snowball
+                        per language, Porter for English; +stop drops stop words)
+  --bm25 V[,V…]         BM25 variant: bm25plus (MiniSearch's BM25+, default) | lucene
+                        (Lucene/Anserini: k1 0.9, b 0.4, length in tokens); eval measures each
   --split S             BEIR qrels split (default test)
   --language L          language of the dataset's documents (default: detected)
   --json                eval: print one JSON object instead of a table
-  --sweep               eval: sweep windows 0–5 × 0–5, merge thresholds 0.1–0.9, RRF c × weights
+  --sweep               eval: sweep ${SWEEP_AXES.map((a) => lowerFirst(a.label)).join(', ')}, RRF c × weights
                         at each budget (--budget 256,512 by default) and recommend the best
   --sweep-headers       with --sweep: also with contextual headers on (embeds a second variant)
   --reranker R          test | none | <model id>: with --sweep, also measure rerank on
-  --metric M            what "best" means: answerInContext (default), hitAt1, hitAt5, mrr, ndcg10, recallAt5
+  --metric M            what "best" means: ${RANKING_METRICS[0]} (default), ${RANKING_METRICS.slice(1).join(', ')}
 `;
 
 function int(v: string | undefined, name: string, fallback: number): number {
@@ -128,26 +146,27 @@ function list<T extends string>(v: string | undefined, allowed: readonly T[], na
   return items as T[];
 }
 
-type Values = ReturnType<typeof parse>['values'];
-function parse(argv: string[]) {
-  return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+type OptionValue<O> = O extends { multiple: true } ? string[] : O extends { type: 'boolean' } ? boolean : string;
+type Values = { [K in keyof typeof OPTIONS]?: OptionValue<(typeof OPTIONS)[K]> } & CliValues;
+function parse(argv: string[]): { values: Values; positionals: string[] } {
+  return parseArgs({ args: argv, options: { ...OPTIONS, ...GROUP_OPTIONS }, allowPositionals: true, strict: true }) as { values: Values; positionals: string[] };
 }
 
 /** Retrieval options, validated before any file is read or embedded. */
 function retrieval(values: Values, defaults: { topK: number; budget: number | null }): RetrievalParams {
-  const [before, after] = (values.window ?? '3,3').split(',').map((x, i) => int(x, i ? 'window (after)' : 'window (before)', 3));
   const [wb, wv] = (values.weights ?? '0.5,0.5').split(',').map((x) => num(x, 'weights', 0.5));
   const topK = int(values['top-k'], 'top-k', defaults.topK);
   if (topK < 1) throw new UsageError('--top-k must be at least 1');
-  const threshold = num(values.threshold, 'threshold', 0.5);
-  if (threshold > 1) throw new UsageError(`--threshold must be between 0 and 1, got ${threshold}`);
-  const build = () => retrievalParams({
-    topK,
-    budgetTokens: values.budget === 'none' ? null : values.budget !== undefined ? int(values.budget.split(',')[0], 'budget', 0) : defaults.budget,
-    window: { before: before ?? 3, after: after ?? before ?? 3, bySection: Boolean(values['by-section']) },
-    merge: { threshold },
-    rrf: { c: num(values['rrf-c'], 'rrf-c', 60), weights: { bm25: wb ?? 0.5, vector: wv ?? 0.5 } },
-  });
+  const build = () => {
+    // Each strategy parameter group reads its own options (--window, --threshold, …).
+    const groups = Object.fromEntries(PARAM_GROUPS.filter((g) => g.cli).map((g) => [g.key, g.cli!.read(values, g.defaults)]));
+    return retrievalParams({
+      topK,
+      budgetTokens: values.budget === 'none' ? null : values.budget !== undefined ? int(values.budget.split(',')[0], 'budget', 0) : defaults.budget,
+      ...(groups as Partial<RetrievalParams>),
+      rrf: { c: num(values['rrf-c'], 'rrf-c', 60), weights: { bm25: wb ?? 0.5, vector: wv ?? 0.5 } },
+    });
+  };
   try {
     return build();
   } catch (e) {
@@ -170,7 +189,15 @@ function structure(values: Values): Partial<StructureParams> {
     ...(levels ? { chunkLevels: levels } : {}),
     naive,
     headers: { enabled: Boolean(values.headers), title: true, section: true, fields: [] },
+    lexical: lexicalChoices(values)[0]!,
   };
+}
+
+/** Every analyzer × BM25 variant asked for (--analyzer a,b --bm25 x,y), the default alone when none. */
+function lexicalChoices(values: Values): LexicalParams[] {
+  const analyzers = list(values.analyzer, ANALYZERS, 'analyzer', [DEFAULT_LEXICAL.analyzer]);
+  const variants = list(values.bm25, BM25_VARIANTS, 'bm25', [DEFAULT_LEXICAL.bm25]);
+  return analyzers.flatMap((analyzer) => variants.map((bm25) => ({ analyzer, bm25 })));
 }
 
 /** The retrievers asked for with --retriever, or null when the option is absent. */
@@ -243,16 +270,24 @@ interface SavedCorpus {
 }
 
 async function cmdIndex(values: Values, files: string[]): Promise<void> {
-  if (!files.length) throw new UsageError('index: give one or more files');
+  if (!files.length && !values.from) throw new UsageError('index: give one or more files, or --from BUNDLE_DIR');
   if (!values.out) throw new UsageError('index: --out FILE is required');
-  const engine = await makeEngine(values, structure(values));
   const t0 = performance.now();
-  const docs = await loadFiles(files);
-  if (!docs.length) throw new UsageError('index: no file could be loaded');
-  engine.addDocuments(docs);
+  let engine: RetrievalEngine;
+  if (values.from) {
+    if (files.length) throw new UsageError('index: give files or --from, not both');
+    // Documents, units and vectors come from the bundle: nothing is embedded again.
+    engine = await engineFromBundle(values, values.from, exportDeps);
+  } else {
+    engine = await makeEngine(values, structure(values));
+    const docs = await loadFiles(files);
+    if (!docs.length) throw new UsageError('index: no file could be loaded');
+    engine.addDocuments(docs);
+  }
+  const docs = engine.corpus.docs;
   await embedAll(engine, ['sentence', 'leaf', 'chunk']);
   const vectors = Object.fromEntries(
-    Object.entries(engine.exportVectors()).map(([k, v]) => [k, Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64')]),
+    engine.snapshotVectors('current').map(({ key, data: v }) => [RetrievalEngine.kindOf(key), Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64')]),
   );
   const saved: SavedCorpus = { format: 'rag-lab-corpus', version: 1, embedder: engine.embedder?.model ?? null, structure: engine.structure, docs, vectors };
   writeFileSync(values.out, JSON.stringify(saved));
@@ -278,13 +313,15 @@ async function engineFromSaved(values: Values, path: string): Promise<RetrievalE
     throw new UsageError('--levels, --chunk-size and --headers cannot change a saved corpus; index the files again with them');
   }
   const model = values.embedder ?? (saved.embedder === TEST_EMBEDDER_ID ? 'test' : (saved.embedder ?? 'none'));
-  const fresh = await makeEngine({ ...values, embedder: model }, saved.structure);
+  // The analyzer and BM25 variant only change the lexical indexes: free to choose here.
+  const fresh = await makeEngine({ ...values, embedder: model }, { ...saved.structure, lexical: lexicalChoices(values)[0]! });
   fresh.addDocuments(saved.docs);
   if (fresh.embedder && fresh.embedder.model === saved.embedder) {
-    for (const [kind, b64] of Object.entries(saved.vectors)) {
+    const sets = Object.entries(saved.vectors).map(([kind, b64]) => {
       const buf = Buffer.from(b64!, 'base64');
-      await fresh.importVectors(kind as UnitKind, new Float32Array(buf.buffer, buf.byteOffset, buf.byteLength / 4));
-    }
+      return { key: fresh.variantKey(kind as UnitKind), dim: fresh.embedder!.dim, data: new Float32Array(buf.buffer, buf.byteOffset, buf.byteLength / 4) };
+    });
+    await fresh.restoreVectorSets(sets, 'exact');
   }
   return fresh;
 }
@@ -308,7 +345,7 @@ async function cmdQuery(values: Values, positionals: string[]): Promise<void> {
   if (retriever !== 'bm25') await embedAll(engine, unitKinds(strategies));
   const results = await engine.search(question, strategies, params);
   for (const r of results) {
-    console.log(`\n== ${STRATEGY_LABELS[r.strategy]} · ${r.retriever} · ${r.blocks.length} blocks · ${r.totalTokens} tokens${r.notes.length ? ` · ${r.notes.join('; ')}` : ''}`);
+    console.log(`\n== ${strategyTitle(r.strategy)} · ${r.retriever} · ${r.blocks.length} blocks · ${r.totalTokens} tokens${r.retriever !== 'vector' ? ` · BM25 scored as ${lexicalLabel(engine.structure.lexical)}` : ''}${r.notes.length ? ` · ${r.notes.join('; ')}` : ''}`);
     const rows = r.blocks.map((b, i) => {
       const doc = engine.corpus.docs[b.doc]!;
       const s = engine.corpus.sentences[b.sentences.start]!;
@@ -320,6 +357,7 @@ async function cmdQuery(values: Values, positionals: string[]): Promise<void> {
         pr.merged ? `merged ${pr.merged.children}/${pr.merged.of}` : '',
         pr.window?.shrunk ? 'shrunk' : '',
         pr.hits ? `${pr.hits} hits` : '',
+        ...(pr.notes ?? []),
       ].filter(Boolean).join(' · ');
       return [i + 1, Number(b.score.toFixed(4)), b.tokens, where, from, b.text.replace(/\s+/g, ' ').slice(0, 90)];
     });
@@ -402,7 +440,17 @@ function embedderLabel(engine: RetrievalEngine): string {
 
 /** The --json output: exactly one object, one result per row or sweep point. */
 function printJson(set: EvalSet, engine: RetrievalEngine, rows: EvalRow[]): void {
-  const results = rows.map((r) => ({ strategy: r.strategy, params: r.params, budgetTokens: r.budgetTokens, metrics: r.metrics }));
+  const diffs = baselineDifferences(rows, 'answerInContext');
+  const results = rows.map((r, i) => ({
+    strategy: r.strategy,
+    params: r.params,
+    budgetTokens: r.budgetTokens,
+    metrics: r.metrics,
+    // 95 % percentile bootstrap over questions (1000 resamples, seed 1) of each metric.
+    intervals: r.intervals,
+    // answer-in-context minus naive chunks' under the same conditions, paired bootstrap.
+    ...(diffs[i] ? { vsBaseline: { metric: 'answerInContext', ...diffs[i]! } } : {}),
+  }));
   process.stdout.write(JSON.stringify({ dataset: set.name, questions: set.questions.length, embedder: embedderLabel(engine), results }) + '\n');
 }
 
@@ -414,10 +462,15 @@ async function cmdEval(values: Values): Promise<void> {
   const { set, engine, strategies, retrievers } = await prepareEval(values, structure(values));
   if (retrievers.some((r) => r !== 'bm25')) await embedAll(engine, unitKinds(strategies), false);
   const rows: EvalRow[] = [];
+  const lexical = lexicalChoices(values);
   for (const budgetTokens of budgetList) {
     for (const retriever of retrievers) {
-      const bar = new ProgressBar(`eval ${retriever}${budgetList.length > 1 ? ` @${budgetTokens}` : ''}`);
-      rows.push(...(await evaluate(engine, set, strategies, { ...params, retriever, budgetTokens }, (p) => bar.update(p.done, p.total))));
+      // The lexical model only matters where BM25 retrieves.
+      for (const l of retriever === 'vector' ? [lexical[0]!] : lexical) {
+        engine.setLexical(l);
+        const bar = new ProgressBar(`eval ${retriever}${retriever !== 'vector' && lexical.length > 1 ? ` (${lexicalLabel(l)})` : ''}${budgetList.length > 1 ? ` @${budgetTokens}` : ''}`);
+        rows.push(...(await evaluate(engine, set, strategies, { ...params, retriever, budgetTokens }, (p) => bar.update(p.done, p.total))));
+      }
     }
   }
   const seconds = (performance.now() - t0) / 1000;
@@ -430,38 +483,45 @@ async function cmdEval(values: Values): Promise<void> {
   console.log(`\n${seconds.toFixed(1)}s`);
 }
 
-function metricsTable(rows: EvalRow[], withBudget: boolean, extra?: (r: EvalRow) => string): string {
+function metricsTable(rows: EvalRow[], withBudget: boolean, extra?: (r: EvalRow) => string, metric: MetricName = 'answerInContext', baseline?: EvalRow | null): string {
+  // Each metric with its 95 % bootstrap interval; each strategy's paired difference from naive chunks on `metric`.
+  const cell = (r: EvalRow, k: MetricName, digits = 3) => {
+    const v = r.metrics[k].toFixed(digits);
+    const iv = r.intervals?.[k];
+    return iv ? `${v} (${iv.low.toFixed(digits)}–${iv.high.toFixed(digits)})` : v;
+  };
+  // A sweep compares with the baseline's best point; a plain eval with naive chunks under the same conditions.
+  const diffs = baseline !== undefined ? rows.map((r) => (baseline && r !== baseline ? difference(r, baseline, metric) : null)) : baselineDifferences(rows, metric);
   return renderTable(
-    [...(withBudget ? ['budget'] : []), 'retriever', 'strategy', ...(extra ? ['params'] : []), 'hit@1', 'hit@5', 'answer in ctx', 'recall@5', 'MRR', 'nDCG@10', 'ctx tokens'],
-    rows.map((r) => [
+    [...(withBudget ? ['budget'] : []), 'retriever', 'strategy', ...(extra ? ['params'] : []), 'hit@1', 'hit@5', 'answer in ctx', 'recall@5', 'MRR', 'nDCG@10', 'ctx precision', 'ctx tokens', `${METRIC_LABELS[metric]} vs ${BASELINE}`],
+    rows.map((r, i) => [
       ...(withBudget ? [r.budgetTokens ?? 'none'] : []),
-      r.retriever,
+      retrieverCell(r),
       r.strategy,
       ...(extra ? [extra(r)] : []),
-      r.metrics.hitAt1,
-      r.metrics.hitAt5,
-      r.metrics.answerInContext,
-      r.metrics.recallAt5,
-      r.metrics.mrr,
-      r.metrics.ndcg10,
-      Number(r.metrics.meanContextTokens.toFixed(1)),
+      cell(r, 'hitAt1'),
+      cell(r, 'hitAt5'),
+      cell(r, 'answerInContext'),
+      cell(r, 'recallAt5'),
+      cell(r, 'mrr'),
+      cell(r, 'ndcg10'),
+      cell(r, 'contextPrecision'),
+      cell(r, 'meanContextTokens', 1),
+      diffs[i] ? differenceWords(diffs[i]!) : '–',
     ]),
   );
 }
 
-/** The parameters of a sweep point in a few words. */
-function pointLabel(r: EvalRow): string {
-  const p = r.params;
-  const parts: string[] = [];
-  if (r.strategy === 'window') parts.push(`window ${p.before}/${p.after}`);
-  if (r.strategy === 'automerge') parts.push(`threshold ${p.threshold}`);
-  if (r.retriever === 'hybrid') parts.push(`c ${p.rrfC} · w ${(p.weights as { bm25: number }).bm25}/${(p.weights as { vector: number }).vector}`);
-  if (p.headers) parts.push('headers');
-  if (p.rerank) parts.push('rerank');
-  return parts.join(' · ') || '–';
+/** "bm25", or "bm25 (Lucene BM25 · stem)" when the lexical model is not the default. */
+function retrieverCell(r: EvalRow): string {
+  const l = r.params.lexical as LexicalParams | undefined;
+  return l && lexicalLabel(l) !== lexicalLabel(DEFAULT_LEXICAL) ? `${r.retriever} (${lexicalLabel(l)})` : r.retriever;
 }
 
-const METRICS = ['answerInContext', 'hitAt1', 'hitAt5', 'mrr', 'ndcg10', 'recallAt5'] as const;
+/** The parameters of a sweep point in a few words (as the evaluation lab says them). */
+function pointLabel(r: EvalRow): string {
+  return paramsInWords(r) || '–';
+}
 
 /** eval --sweep: every parameter point at every budget, then what is best and by how much. */
 async function cmdSweep(values: Values): Promise<void> {
@@ -469,16 +529,20 @@ async function cmdSweep(values: Values): Promise<void> {
   const base = retrieval(values, { topK: 50, budget: 512 }); // validated before any work
   const budgetList = budgets(values, [256, 512]);
   if (budgetList.includes(null)) throw new UsageError('--sweep compares strategies at equal budgets: give --budget TOKENS[,TOKENS…]');
-  const metric = list(values.metric, METRICS, 'metric', ['answerInContext'])[0]!;
+  const metric = list(values.metric, RANKING_METRICS, 'metric', [RANKING_METRICS[0]!])[0]!;
   const { set, engine, strategies, retrievers } = await prepareEval(values, structure(values));
   engine.reranker = await loadReranker(values);
   const spec = defaultSweep({ strategies, retrievers: [...retrievers], budgets: budgetList as number[], topK: base.topK, rerank: engine.reranker ? [false, true] : [false] });
   const points: SweepPoint[] = [];
+  const lexical = lexicalChoices(values);
   for (const headers of values['sweep-headers'] ? [false, true] : [engine.structure.headers.enabled]) {
     engine.setHeaders({ ...engine.structure.headers, enabled: headers });
     if (retrievers.some((r) => r !== 'bm25')) await embedAll(engine, unitKinds(strategies), false);
-    const bar = new ProgressBar(`sweep ${sweepSize(spec)} points${headers ? ' · headers on' : ''}`);
-    points.push(...(await sweep(engine, set, spec, { onProgress: (p) => bar.update(p.done, p.total) })));
+    for (const l of lexical) {
+      engine.setLexical(l);
+      const bar = new ProgressBar(`sweep ${sweepSize(spec)} points${headers ? ' · headers on' : ''}${lexical.length > 1 ? ` · ${lexicalLabel(l)}` : ''}`);
+      points.push(...(await sweep(engine, set, spec, { onProgress: (p) => bar.update(p.done, p.total) })));
+    }
   }
   const seconds = (performance.now() - t0) / 1000;
   const embedderName = embedderLabel(engine);
@@ -486,11 +550,24 @@ async function cmdSweep(values: Values): Promise<void> {
   console.log(`sweep on ${set.name}: ${engine.corpus.docs.length} documents, ${set.questions.length} questions, ${points.length} points · embedder ${embedderName} · best by ${metric}`);
   for (const rec of recommend(points, metric)) {
     const b = rec.best;
-    console.log(`\n== budget ${rec.budgetTokens} tokens: best ${b.strategy} (${b.retriever}; ${pointLabel(b)}) ${metric} ${b.metrics[metric].toFixed(3)}` + (rec.baseline ? `, ${rec.margin! >= 0 ? '+' : ''}${rec.margin!.toFixed(3)} over the best naive chunks (${rec.baseline.retriever}; ${rec.baseline.metrics[metric].toFixed(3)})` : ''));
-    console.log(metricsTable(rec.byStrategy, false, pointLabel));
+    // The margin's paired bootstrap interval: is the best really better than the best baseline point?
+    const d = rec.baseline && rec.baseline !== b ? difference(b, rec.baseline, metric) : null;
+    console.log(`\n== budget ${rec.budgetTokens} tokens: best ${b.strategy} (${b.retriever}; ${pointLabel(b)}) ${metric} ${b.metrics[metric].toFixed(3)}` + (rec.baseline ? `, ${rec.margin! >= 0 ? '+' : ''}${rec.margin!.toFixed(3)} over the best ${strategyWords(BASELINE)} (${rec.baseline.retriever}; ${rec.baseline.metrics[metric].toFixed(3)})` : '') + (d ? `; paired 95 % interval ${differenceWords(d)}` : ''));
+    console.log(metricsTable(rec.byStrategy, false, pointLabel, metric, rec.baseline));
   }
   console.log(`\n${seconds.toFixed(1)}s`);
 }
+
+/** What the export commands borrow from this file: option parsing, loading and errors stay one way. */
+const exportDeps: ExportDeps<Values> = {
+  makeEngine,
+  retrieval,
+  loadEvalSet,
+  loadFiles,
+  engineFromSaved,
+  embedAll: (e, k) => embedAll(e, k),
+  usage: (m) => new UsageError(m),
+};
 
 export async function main(argv: string[]): Promise<number> {
   let parsed;
@@ -510,7 +587,9 @@ export async function main(argv: string[]): Promise<number> {
     if (command === 'index') await cmdIndex(values, rest);
     else if (command === 'query') await cmdQuery(values, rest);
     else if (command === 'eval') await cmdEval(values);
-    else throw new UsageError(`unknown command "${command}" (index, query, eval)`);
+    else if (command === 'export') await cmdExport(values, rest, exportDeps);
+    else if (command === 'verify') return await cmdVerify(values, rest, exportDeps);
+    else throw new UsageError(`unknown command "${command}" (index, query, eval, export, verify)`);
     return 0;
   } catch (e) {
     if (e instanceof UsageError) {

@@ -294,6 +294,27 @@ describe('RetrievalEngine without an embedder', () => {
   });
 });
 
+describe('RetrievalEngine lexical model (analyzer and BM25 variant)', () => {
+  it('switches only the BM25 indexes, says which scored each block, and switches back', async () => {
+    const e = new RetrievalEngine({ structure: { lexical: { analyzer: 'words', bm25: 'bm25plus' } } });
+    e.addDocuments([
+      { ...set.docs[0]!, id: 'x', text: 'Solar panels convert sunlight. The cost of solar panels has fallen sharply. Batteries store energy.' },
+    ]);
+    const q = 'panel costing';
+    const [before] = await e.search(q, ['sentence'], { retriever: 'bm25' });
+    expect(before!.blocks).toEqual([]);
+    e.setLexical({ analyzer: 'stem', bm25: 'lucene' });
+    expect(e.structure.lexical).toEqual({ analyzer: 'stem', bm25: 'lucene' });
+    const [stemmed] = await e.search(q, ['sentence'], { retriever: 'bm25' });
+    expect(stemmed!.blocks[0]!.text).toBe('The cost of solar panels has fallen sharply.');
+    expect(stemmed!.blocks.every((b) => b.provenance.lexical === 'Lucene BM25 · stem')).toBe(true);
+    e.setLexical({ analyzer: 'words', bm25: 'bm25plus' });
+    const [again] = await e.search('solar panels', ['sentence'], { retriever: 'bm25' });
+    expect(again!.blocks[0]!.provenance.lexical).toBe('BM25+ · words');
+    expect(() => e.setLexical({ analyzer: 'porter' as 'stem', bm25: 'lucene' })).toThrow(/unknown analyzer porter/);
+  });
+});
+
 describe('RetrievalEngine filters', () => {
   let two: RetrievalEngine;
   let twoSet: EvalSet;

@@ -128,6 +128,8 @@ export interface Provenance {
   ranks: Record<string, number | null>;
   /** Raw score per retriever list. */
   scores: Record<string, number>;
+  /** The analyzer and BM25 variant behind a BM25 rank or score ("BM25+ · words"). */
+  lexical?: string;
   /** Weighted RRF score when lists were fused. */
   fused?: number;
   /** Auto-merging: this block replaced `children` retrieved of `of` children. */
@@ -142,6 +144,8 @@ export interface Provenance {
   adaptive?: { before: number; after: number; stopped: { before: 'threshold' | 'edge' | 'budget' | 'max'; after: 'threshold' | 'edge' | 'budget' | 'max' }; relevance: 'vector' | 'words' };
   /** Relevant segment extraction: the segment's summed value, its length and retrieved units inside. */
   segment?: { value: number; units: number; retrieved: number };
+  /** What else the strategy did to this block, in a few words each ("filled in between two retrieved leaves"). */
+  notes?: string[];
 }
 
 /** What a strategy hands to the LLM: a range of one document, with provenance. */

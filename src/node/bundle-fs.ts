@@ -1,5 +1,5 @@
 /** Node side of bundles: a bundle is a folder; the core only sees {name, bytes} lists. */
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync, existsSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import type { BundleFile } from '../core/export/format';
 
@@ -12,15 +12,36 @@ export function writeBundleDir(dir: string, files: BundleFile[]): void {
   }
 }
 
-/** Reads every file under `dir` as a bundle file list (paths with '/'). */
-export function readBundleDir(dir: string): BundleFile[] {
+/** A whole file, read in pieces: readFileSync refuses files over 2 GiB, a Uint8Array holds up to 4 GiB. */
+function readWhole(path: string, size: number): Uint8Array {
+  const out = new Uint8Array(size);
+  const fd = openSync(path, 'r');
+  try {
+    for (let at = 0; at < size; ) {
+      const n = readSync(fd, out, at, Math.min(size - at, 1 << 30), at);
+      if (n === 0) throw new Error(`${path}: ended after ${at} of ${size} bytes`);
+      at += n;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return out;
+}
+
+/**
+ * Reads the files under `dir` as a bundle file list (paths with '/'), those `include`
+ * accepts (all by default): an import reads the Parquet tables, a verify the SQL, and
+ * neither needs the other's hundreds of MB.
+ */
+export function readBundleDir(dir: string, include: (name: string) => boolean = () => true): BundleFile[] {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new Error(`${dir}: no such folder`);
   const out: BundleFile[] = [];
   const walk = (d: string) => {
     for (const e of readdirSync(d, { withFileTypes: true })) {
       const p = join(d, e.name);
+      const name = relative(dir, p).split(sep).join('/');
       if (e.isDirectory()) walk(p);
-      else if (e.isFile()) out.push({ name: relative(dir, p).split(sep).join('/'), bytes: new Uint8Array(readFileSync(p)) });
+      else if (e.isFile() && include(name)) out.push({ name, bytes: readWhole(p, statSync(p).size) });
     }
   };
   walk(dir);

@@ -1,23 +1,13 @@
 /**
  * PGlite (PostgreSQL 18 in WASM) with pgvector as the verifier's database, in Node.
- * The same SqlDatabase adapter works in a browser worker (PGlite runs there too).
  */
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
 import type { BundleFile } from '../core/export/format';
-import { readVerifiable, verifyBundle, type SqlDatabase, type VerifyReport } from '../core/export/verify';
+import { pgliteDatabase } from '../core/export/pglite-database';
+import { readVerifiable, verifyBundle, type VerifyReport } from '../core/export/verify';
 
-export function pgliteDatabase(db: PGlite): SqlDatabase {
-  return {
-    exec: async (sql) => {
-      await db.exec(sql);
-    },
-    query: async <T>(sql: string, params: unknown[] = []) => (await db.query<T>(sql, params)).rows,
-    copyFrom: async (statement, rows) => {
-      await db.query(`${statement} FROM '/dev/blob'`, [], { blob: new Blob([rows]) });
-    },
-  };
-}
+export { pgliteDatabase };
 
 /** A fresh in-memory PGlite with the vector extension created. */
 export async function createPglite(): Promise<PGlite> {

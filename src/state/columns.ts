@@ -1,20 +1,23 @@
 /** The strategy columns shown side by side (pure, so the benchmarks can import it without zustand). */
-import type { RetrieverName } from '../core/retrieve/params';
+import { RETRIEVER_NAMES, type RetrieverName } from '../core/retrieve/retrievers';
+import { COMPARISON_STRATEGY, STRATEGY_LIST } from '../core/strategies/registry';
 import type { ColumnSpec } from '../worker/protocol';
 
-/** The columns shown side by side; `base` is the retriever of the plain strategy columns. */
+/**
+ * The columns shown side by side; `base` is the retriever of the plain strategy columns:
+ * every strategy of the registry, then the hybrid, reranked and query-fusion comparisons
+ * (run with the comparison strategy), then the baseline.
+ */
 export function columnsFor(base: RetrieverName): ColumnSpec[] {
-  const name = { bm25: 'BM25', vector: 'vector', hybrid: 'hybrid' }[base];
+  const name = RETRIEVER_NAMES[base].short;
+  const plain = (s: (typeof STRATEGY_LIST)[number]): ColumnSpec => ({ id: s.name, label: `${s.label} · ${name}${s.note ? ` ${s.note}` : ''}`, strategy: s.name, retriever: base, rerank: false });
+  const { name: strategy, plural } = COMPARISON_STRATEGY;
   return [
-    { id: 'sentence', label: `Sentence hits · ${name}`, strategy: 'sentence', retriever: base, rerank: false },
-    { id: 'window', label: `Sentence windows · ${name}`, strategy: 'window', retriever: base, rerank: false },
-    { id: 'automerge', label: `Auto-merged parents · ${name}`, strategy: 'automerge', retriever: base, rerank: false },
-    { id: 'adaptive', label: `Adaptive windows · ${name}`, strategy: 'adaptive', retriever: base, rerank: false },
-    { id: 'rse', label: `Relevant segments (RSE) · ${name}`, strategy: 'rse', retriever: base, rerank: false },
+    ...STRATEGY_LIST.filter((s) => !('baseline' in s && s.baseline)).map(plain),
     // Needs the LLM's query variants (the search request's `variants`); not part of the eval lab.
-    { id: 'fusion', label: `Query fusion · ${name} windows`, strategy: 'window', retriever: base, rerank: false, fusion: true },
-    { id: 'hybrid', label: 'Hybrid RRF · windows', strategy: 'window', retriever: 'hybrid', rerank: false },
-    { id: 'reranked', label: 'Reranked · hybrid windows', strategy: 'window', retriever: 'hybrid', rerank: true },
-    { id: 'naive', label: `Naive chunks · ${name} (baseline)`, strategy: 'naive', retriever: base, rerank: false },
+    { id: 'fusion', label: `Query fusion · ${name} ${plural}`, strategy, retriever: base, rerank: false, fusion: true },
+    { id: 'hybrid', label: `Hybrid RRF · ${plural}`, strategy, retriever: 'hybrid', rerank: false },
+    { id: 'reranked', label: `Reranked · hybrid ${plural}`, strategy, retriever: 'hybrid', rerank: true },
+    ...STRATEGY_LIST.filter((s) => 'baseline' in s && s.baseline).map(plain),
   ];
 }

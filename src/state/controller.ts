@@ -4,13 +4,16 @@
  */
 import type { RetrievalParams, StructureParams } from '../core/retrieve/params';
 import type { DocumentContext } from '../core/types';
-import type { BlockView, ColumnResult, ColumnSpec, EvalPointQuery, EvalRunSpec, IndexBackend, ModelChoice, Progress } from '../worker/protocol';
+import type { BlockView, ColumnResult, ColumnSpec, EvalPointQuery, EvalRunSpec, IndexBackend, ModelChoice, ModelProgress, WorkerStatus } from '../worker/protocol';
+import { RpcError } from '../rpc/wire';
 import { isolationStatus } from '../browser/isolation';
 import { sizeProblem } from '../core/documents/load';
 import { fusionVariants, useGeneration } from './generation';
+import { useBundle } from './bundle-store';
+import { bundleImportText, columnNoticeText, errorText, fileProblemText, fusionStateText } from './messages';
 import { columnsFor, useCorpus, useEval, useModels, useResults, useView } from './stores';
 import { decodeView, encodeView, type ViewState } from './url-state';
-import { WorkerClient, WorkerError, type Pending } from './worker-client';
+import { CRASHED, WorkerClient, type Pending } from './worker-client';
 
 let client: WorkerClient | null = null;
 let indexing: Pending<unknown> | null = null;
@@ -44,7 +47,7 @@ export async function startLab(options: { fresh?: boolean } = {}): Promise<void>
  * the same way: the documents indexed so far come back from storage, models are loaded
  * again, and the files of the interrupted drop are offered for a retry.
  */
-async function connect(fresh = false, faults = false): Promise<{ status: import('../worker/protocol').WorkerStatus; params: unknown }> {
+async function connect(fresh = false, faults = false): Promise<{ status: WorkerStatus; params: unknown }> {
   client = new WorkerClient();
   client.onCrash((message) => void recover(message));
   client.onStatus((status) => {
@@ -91,15 +94,14 @@ async function loadModels(view: ViewState): Promise<void> {
 
 async function loadModel(role: 'embedder' | 'reranker', choice: ModelChoice | null): Promise<void> {
   useModels.setState((s) => ({ progress: { ...s.progress, [role]: undefined } }));
-  const onProgress = (p: Progress) => {
-    if (p.kind !== 'model') return;
+  const onProgress = (p: ModelProgress) => {
     useModels.setState((s) => {
       const prev = s.progress[role]?.files ?? {};
       const files = p.file && p.total ? { ...prev, [p.file]: { loaded: p.loaded ?? 0, total: p.total } } : prev;
       return { progress: { ...s.progress, [role]: { ...p, files } } };
     });
   };
-  await worker().request(role === 'embedder' ? 'loadEmbedder' : 'loadReranker', { choice }, onProgress).promise;
+  await worker().request(role === 'embedder' ? 'loadEmbedder' : 'loadReranker', { choice }, { onProgress }).promise;
 }
 
 // ---- view changes ---------------------------------------------------------------
@@ -135,7 +137,7 @@ export async function setStructure(change: (s: StructureParams) => void): Promis
   try {
     await worker().request('setStructure', { structure: view.structure }).promise;
   } catch (e) {
-    useResults.setState({ error: (e as Error).message });
+    useResults.setState({ error: errorText(e) });
   }
   void search();
 }
@@ -154,8 +156,14 @@ export function setModel(role: 'embedder' | 'reranker', choice: ModelChoice | nu
 
 // ---- corpus -----------------------------------------------------------------------
 
-/** Adds files; each reports parse → split, then embedding shows per document. */
+/** A .zip is a bundle to import (the worker checks for its manifest.json); loaders read no zip. */
+const isBundle = (f: File) => /\.zip$/i.test(f.name) || f.type === 'application/zip' || f.type === 'application/x-zip-compressed';
+
+/** Adds files; each reports parse → split, then embedding shows per document. Bundles (.zip) are imported. */
 export async function addFiles(files: File[]): Promise<void> {
+  const bundles = files.filter(isBundle);
+  files = files.filter((f) => !isBundle(f));
+  if (bundles.length) await importBundles(bundles);
   if (!files.length) return;
   // Too-large files are refused here, before they are read into memory.
   const tooLarge = files.map((f) => sizeProblem(f.name, f.size)).filter((p): p is string => p !== null);
@@ -168,15 +176,15 @@ export async function addFiles(files: File[]): Promise<void> {
   const pending = worker().request(
     'addFiles',
     { files: payload },
-    (p) => {
-      if (p.kind === 'file') useCorpus.setState((s) => ({ files: { ...s.files, [p.file]: p } }));
+    {
+      onProgress: (p) => useCorpus.setState((s) => ({ files: { ...s.files, [p.file]: p } })),
+      transfer: payload.map((p) => p.bytes),
     },
-    payload.map((p) => p.bytes),
   );
   indexing = pending;
   try {
     const r = await pending.promise;
-    const problems = [...r.errors.map((e) => e.message), ...r.duplicates.map((d) => `${d}: the same content is already in the corpus`)];
+    const problems = [...r.errors.map((e) => fileProblemText(e.file, e.problem)), ...r.duplicates.map((d) => `${d}: the same content is already in the corpus`)];
     if (r.cancelled) {
       // Files the worker never reached leave the list: they are not in the corpus.
       const reached = useCorpus.getState().files;
@@ -187,8 +195,8 @@ export async function addFiles(files: File[]): Promise<void> {
     useCorpus.setState((s) => ({ problems: [...s.problems, ...problems] }));
   } catch (e) {
     // A crash is reported once, by recover(), with what was kept and what can be retried.
-    if (!(client?.crashed || (e instanceof WorkerError && e.message.startsWith('the worker stopped')))) {
-      useCorpus.setState((s) => ({ problems: [...s.problems, (e as Error).message] }));
+    if (!(client?.crashed || (e instanceof RpcError && e.code === CRASHED))) {
+      useCorpus.setState((s) => ({ problems: [...s.problems, errorText(e)] }));
     }
   } finally {
     indexing = null;
@@ -197,10 +205,47 @@ export async function addFiles(files: File[]): Promise<void> {
   void search();
 }
 
+/**
+ * Imports bundles one after another: documents, units and vectors join the corpus without
+ * re-embedding. A refused bundle is one message naming its file; the corpus stays as it was.
+ */
+async function importBundles(files: File[]): Promise<void> {
+  for (const f of files) {
+    useBundle.setState({ importing: { file: f.name, progress: { phase: 'unzip' } } });
+    try {
+      const zip = await f.arrayBuffer();
+      const { status, ...summary } = await worker().request(
+        'importBundle',
+        { name: f.name, zip },
+        {
+          onProgress: (progress) => {
+            useBundle.setState({ importing: { file: f.name, progress } });
+            // The corpus is in place; storing it in the browser goes on meanwhile.
+            if (progress.phase === 'store') void search();
+          },
+          transfer: [zip],
+        },
+      ).promise;
+      useCorpus.setState({ status });
+      // An empty corpus takes the bundle's chunking: the view (and the URL) say so.
+      update((v) => (v.structure = status.structure));
+      useBundle.setState({ imported: { file: f.name, summary } });
+    } catch (e) {
+      // A crash is reported once, by recover().
+      if (!(client?.crashed || (e instanceof RpcError && e.code === CRASHED))) {
+        useCorpus.setState((s) => ({ problems: [...s.problems, bundleImportText(f.name, e)] }));
+      }
+    } finally {
+      useBundle.setState({ importing: null });
+    }
+  }
+  void search();
+}
+
 export async function addText(text: string): Promise<void> {
   const n = (useCorpus.getState().status?.docs.length ?? 0) + 1;
   const r = await worker().request('addText', { name: `Pasted text ${n}`, text }).promise;
-  const problems = [...r.errors.map((e) => e.message), ...r.duplicates.map(() => 'This text is already in the corpus.')];
+  const problems = [...r.errors.map((e) => fileProblemText(e.file, e.problem)), ...r.duplicates.map(() => 'This text is already in the corpus.')];
   if (problems.length) useCorpus.setState((s) => ({ problems: [...s.problems, ...problems] }));
   void search();
 }
@@ -217,7 +262,7 @@ export async function loadSampleCorpus(): Promise<void> {
 
 /** Stops adding files (those done are kept) and pauses embedding (BM25 keeps working). */
 export function cancelIndexing(): void {
-  indexing?.cancel();
+  void indexing?.cancel();
   void setEmbedding(false);
 }
 
@@ -242,6 +287,7 @@ export async function clearCorpus(): Promise<void> {
   await worker().request('clear', {}).promise;
   useResults.setState({ columns: [], selected: null, document: null });
   useCorpus.setState({ files: {}, problems: [] });
+  useBundle.setState({ imported: null });
 }
 
 export function dismissProblems(): void {
@@ -273,19 +319,24 @@ export async function search(): Promise<void> {
     });
     const r = await worker().request('search', { query: view.query, params: view.retrieval, columns, ...(variants ? { variants } : {}) }).promise;
     if (seq !== searchSeq) return;
-    useResults.setState({ columns: withFusionState(r.columns, asked), ms: r.ms, error: null, searching: false });
+    useResults.setState({ columns: worded(r.columns, asked), ms: r.ms, error: null, searching: false });
   } catch (e) {
     if (seq !== searchSeq) return;
-    useResults.setState({ error: e instanceof WorkerError ? e.message : String(e), searching: false });
+    useResults.setState({ error: errorText(e), searching: false });
   }
 }
 
-/** The fusion column says what the generator is doing with the question, in place of the worker's generic note. */
-function withFusionState(columns: ColumnResult[], asked: string): ColumnResult[] {
+/**
+ * The worker's notices become notes, first; the fusion column says what the generator is
+ * doing with the question, in place of the worker's generic notice.
+ */
+function worded(columns: ColumnResult[], asked: string): ColumnResult[] {
   const f = useGeneration.getState().fusion;
-  if (!f || f.query !== asked || f.state === 'ready') return columns;
-  const note = f.state === 'writing' ? `Writing ${f.n} variants of the question with ${f.generator}…` : `Query fusion failed: ${f.error ?? 'no variants'}; this column stays empty.`;
-  return columns.map((c) => (c.column.fusion ? { ...c, result: { ...c.result, notes: [note] } } : c));
+  const fusionNote = f && f.query === asked && f.state !== 'ready' ? fusionStateText({ ...f, state: f.state }) : null;
+  return columns.map(({ column, result: { notices, ...result } }) => ({
+    column,
+    result: { ...result, notes: column.fusion && fusionNote ? [fusionNote] : [...(notices ?? []).map(columnNoticeText), ...result.notes] },
+  }));
 }
 
 /** Opens a block in the document view (the document's text comes from the worker once). */
@@ -311,10 +362,10 @@ export async function importEvalSet(files: File[]): Promise<void> {
   const payload = await Promise.all(files.map(async (f) => ({ name: f.name, bytes: await f.arrayBuffer() })));
   useEval.setState({ importError: null });
   try {
-    const set = await worker().request('evalImport', { files: payload }, undefined, payload.map((p) => p.bytes)).promise;
+    const set = await worker().request('evalImport', { files: payload }, { transfer: payload.map((p) => p.bytes) }).promise;
     useEval.setState({ set, result: null, question: null });
   } catch (e) {
-    useEval.setState({ importError: (e as Error).message });
+    useEval.setState({ importError: errorText(e) });
   }
 }
 
@@ -322,15 +373,13 @@ export async function importEvalSet(files: File[]): Promise<void> {
 export async function runEvaluation(spec: Omit<EvalRunSpec, 'current'>): Promise<void> {
   const current = useView.getState().view.retrieval;
   useEval.setState({ running: true, progress: null, runError: null, question: null });
-  const pending = worker().request('evalRun', { spec: { ...spec, current } }, (p) => {
-    if (p.kind === 'eval') useEval.setState({ progress: p });
-  });
+  const pending = worker().request('evalRun', { spec: { ...spec, current } }, { onProgress: (p) => useEval.setState({ progress: p }) });
   evalRun = pending;
   try {
     const result = await pending.promise;
     useEval.setState({ result });
   } catch (e) {
-    useEval.setState({ runError: e instanceof WorkerError && e.cancelled ? 'The run was cancelled.' : (e as Error).message });
+    useEval.setState({ runError: e instanceof RpcError && e.cancelled ? 'The run was cancelled.' : errorText(e) });
   } finally {
     evalRun = null;
     useEval.setState({ running: false, progress: null });
@@ -338,7 +387,7 @@ export async function runEvaluation(spec: Omit<EvalRunSpec, 'current'>): Promise
 }
 
 export function cancelEvaluation(): void {
-  evalRun?.cancel();
+  void evalRun?.cancel();
 }
 
 /** Replays one question at the given points (the drill-down). */

@@ -7,10 +7,12 @@ import { create } from 'zustand';
 import type { AssembledPrompt, PromptBlock, PromptSource } from '../core/generate/prompt';
 import type { ChatMessage, GenerationErrorKind } from '../core/generate/openai';
 import { GENERATOR_MODELS, TEST_GENERATOR_ID } from '../core/generate/generator-models';
-import { parseQueryVariants, queryGenerationPrompt } from '../core/retrieve/query-fusion';
+import { parseQueryVariants, queryGenerationPrompt } from '../core/generate/query-variants';
+import { COMPARISON_STRATEGY } from '../core/strategies/registry';
 import type { BlockView, ColumnId, ColumnResult, ColumnSpec } from '../worker/protocol';
 import type { LocalModelChoice } from '../worker/generation-protocol';
 import { EndpointGenerator, GenerationWorkerClient, LocalGeneratorProxy, type Generator } from './generators';
+import { errorText } from './messages';
 import { useResults, useView } from './stores';
 
 export type Side = 'a' | 'b';
@@ -97,7 +99,8 @@ export function defaultSettings(): GenerationSettings {
     answerTokens: 512,
     temperature: 0,
     headers: true,
-    columnA: 'window',
+    // The strategy the comparison columns run (sentence windows) answers by default.
+    columnA: COMPARISON_STRATEGY.name,
     columnB: null,
     fusionVariants: 0,
   };
@@ -148,13 +151,25 @@ export const useGeneration = create<GenerationStore>(() => ({
   fusion: null,
 }));
 
-const workerClient = new GenerationWorkerClient();
-// The model went away (stopped by unloading, a crash, out of memory): say so where it was loaded.
-workerClient.onUnload((reason) => {
-  const { local, generator } = useGeneration.getState();
-  if (local.state === 'none') return;
-  useGeneration.setState({ local: { state: 'failed', ...(local.model ? { model: local.model } : {}), error: reason, files: {} }, generator: generator instanceof LocalGeneratorProxy ? null : generator });
-});
+let client: GenerationWorkerClient | null = null;
+
+/** The generation worker's client, made on first use (its worker starts with the first request). */
+function generationWorker(): GenerationWorkerClient {
+  if (client) return client;
+  client = new GenerationWorkerClient();
+  // The model went away (stopped by unloading, a crash, out of memory): say so where it was loaded.
+  client.onUnload((reason) => {
+    const { local, generator } = useGeneration.getState();
+    if (local.state === 'none') return;
+    useGeneration.setState({ local: { state: 'failed', ...(local.model ? { model: local.model } : {}), error: reason, files: {} }, generator: generator instanceof LocalGeneratorProxy ? null : generator });
+  });
+  return client;
+}
+
+/** Ends the in-browser model's worker, if one was started. */
+function unloadLocal(): void {
+  client?.terminate();
+}
 const controllers = new Set<AbortController>();
 /** Bumped by Stop, so a queued second answer does not start after it. */
 let answerSeq = 0;
@@ -169,18 +184,18 @@ export function setGenerationSettings(change: (s: GenerationSettings) => void): 
   let generator = st.generator;
   let local = st.local;
   if (settings.kind === 'endpoint') {
-    if (st.local.state !== 'none') workerClient.terminate();
+    if (st.local.state !== 'none') unloadLocal();
     local = { state: 'none', files: {} };
     generator = endpointGenerator(settings);
   } else if (settings.kind === 'local') {
     const same = JSON.stringify(settings.local) === JSON.stringify(before.local) && before.kind === 'local';
     if (!same) {
-      if (st.local.state !== 'none') workerClient.terminate();
+      if (st.local.state !== 'none') unloadLocal();
       local = { state: 'none', files: {} };
       generator = null;
     }
   } else {
-    if (st.local.state !== 'none') workerClient.terminate();
+    if (st.local.state !== 'none') unloadLocal();
     local = { state: 'none', files: {} };
     generator = null;
   }
@@ -194,7 +209,7 @@ export async function loadLocalModel(threads = Math.min(4, navigator.hardwareCon
   const choice = settings.local;
   useGeneration.setState({ generator: null, local: { state: 'loading', model: choice.model, files: {} } });
   try {
-    const gen = await LocalGeneratorProxy.load(workerClient, choice, threads, (p) => {
+    const gen = await LocalGeneratorProxy.load(generationWorker(), choice, threads, (p) => {
       if (p.kind !== 'load' || !p.file || p.total === undefined) return;
       const cur = useGeneration.getState().local;
       useGeneration.setState({ local: { ...cur, files: { ...cur.files, [p.file]: { loaded: p.loaded ?? 0, total: p.total } } } });
@@ -204,7 +219,7 @@ export async function loadLocalModel(threads = Math.min(4, navigator.hardwareCon
     useGeneration.setState({ generator: gen, local: { ...useGeneration.getState().local, state: 'ready' } });
     void assemblePrompts();
   } catch (e) {
-    useGeneration.setState({ local: { ...useGeneration.getState().local, state: 'failed', error: (e as Error).message } });
+    useGeneration.setState({ local: { ...useGeneration.getState().local, state: 'failed', error: errorText(e) } });
   }
 }
 

@@ -5,19 +5,13 @@
  */
 import { ApproxTokenCounter } from '../core/segment/tokens';
 import { assemblePrompt, type AssembledPrompt, type PromptBlock } from '../core/generate/prompt';
-import { describeRequest, GenerationError, streamChat, type ChatMessage, type EndpointConfig, type StreamResult } from '../core/generate/openai';
+import { describeRequest, GenerationError, streamChat, type ChatMessage, type EndpointConfig, type GenerationErrorKind, type StreamResult } from '../core/generate/openai';
 import ortMjs from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.mjs?url';
 import ortWasm from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url';
-import {
-  GENERATION_TAG,
-  type AssembleOptions,
-  type GenerationProgress,
-  type GenerationRequest,
-  type GenerationResponse,
-  type GenerationResults,
-  type LoadedGenerator,
-  type LocalModelChoice,
-} from '../worker/generation-protocol';
+import { RpcClient } from '../rpc/client';
+import { RpcError, type RpcPort } from '../rpc/wire';
+import { GENERATION_TAG, type AssembleOptions, type GenerationApi, type GenerationProgress, type LoadedGenerator, type LocalModelChoice } from '../worker/generation-protocol';
+import { errorText } from './messages';
 
 export interface GenerateOptions {
   signal?: AbortSignal;
@@ -119,59 +113,50 @@ function blockedByPolicy(e: unknown, baseUrl: string): GenerationError | null {
 
 // ---- In-browser model (generation worker) -----------------------------------------------------
 
-type Body<T extends GenerationRequest['type']> = Omit<Extract<GenerationRequest, { type: T }>, 'id' | 'type'>;
+/** The worker's coded error as the GenerationError the generator interface promises. */
+function generationError(e: unknown): Error {
+  if (!(e instanceof RpcError)) return e as Error;
+  if (e.code === 'generation') return new GenerationError(e.message, (e.data as { kind: GenerationErrorKind }).kind);
+  return new GenerationError(errorText(e), e.code === 'model-unavailable' ? 'model-load' : 'server');
+}
 
-/** The page's door to the generation worker: typed requests, progress, stop. */
+/**
+ * The page's door to the generation worker (typed requests, progress, cancel through the
+ * RPC). The worker starts on the first request and again after it was ended.
+ */
 export class GenerationWorkerClient {
-  private worker: Worker | null = null;
-  private nextId = 1;
-  private readonly pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void; onProgress?: (p: GenerationProgress) => void }>();
+  private worker: { worker: Worker; rpc: RpcClient<GenerationApi> } | null = null;
   private readonly unloadListeners = new Set<(reason: string) => void>();
 
-  private get w(): Worker {
+  private get rpc(): RpcClient<GenerationApi> {
     if (!this.worker) {
-      const w = new Worker(new URL('../worker/generation-worker.ts', import.meta.url), { type: 'module', name: 'rag-lab-generation' });
-      w.onmessage = (e: MessageEvent) => this.receive(e.data as { tag?: string } & GenerationResponse);
+      const worker = new Worker(new URL('../worker/generation-worker.ts', import.meta.url), { type: 'module', name: 'rag-lab-generation' });
+      const rpc = new RpcClient<GenerationApi>(worker as unknown as RpcPort, GENERATION_TAG);
       // A model too large for the device can take the worker down: every waiting request learns why.
-      w.onerror = (e) => {
+      worker.onerror = (e) => {
         e.preventDefault();
         this.fail(`the in-browser model stopped: ${e.message || 'the worker ran out of memory or crashed'}; try a smaller model`);
       };
-      this.worker = w;
+      this.worker = { worker, rpc };
     }
-    return this.worker;
+    return this.worker.rpc;
   }
 
   private fail(message: string): void {
-    const had = this.worker !== null;
-    this.worker?.terminate();
+    const had = this.worker;
     this.worker = null;
-    const err = new GenerationError(message, 'server');
-    for (const p of this.pending.values()) p.reject(err);
-    this.pending.clear();
-    if (had) for (const l of this.unloadListeners) l(message);
+    if (!had) return;
+    had.worker.terminate();
+    had.rpc.fail(new GenerationError(message, 'server'));
+    for (const l of this.unloadListeners) l(message);
   }
 
-  private receive(data: ({ tag?: string } & GenerationResponse) | undefined): void {
-    if (!data || data.tag !== GENERATION_TAG) return;
-    const p = this.pending.get(data.id);
-    if (!p) return;
-    if (data.type === 'progress') p.onProgress?.(data.progress);
-    else {
-      this.pending.delete(data.id);
-      if (data.type === 'result') p.resolve(data.result);
-      else p.reject(new GenerationError(data.message, data.kind ?? 'server'));
-    }
-  }
-
-  request<T extends Exclude<GenerationRequest['type'], 'stop'>>(type: T, body: Body<T>, onProgress?: (p: GenerationProgress) => void, signal?: AbortSignal): Promise<GenerationResults[T]> {
-    const id = this.nextId++;
-    const promise = new Promise<GenerationResults[T]>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, ...(onProgress ? { onProgress } : {}) });
-    });
-    this.w.postMessage({ tag: GENERATION_TAG, id, type, ...body });
-    signal?.addEventListener('abort', () => this.worker?.postMessage({ tag: GENERATION_TAG, id: this.nextId++, type: 'stop', target: id }), { once: true });
-    return promise;
+  request<M extends keyof GenerationApi>(method: M, params: GenerationApi[M]['params'], onProgress?: (p: GenerationProgress) => void, signal?: AbortSignal): Promise<GenerationApi[M]['result']> {
+    return this.rpc
+      .request(method, params, { ...(onProgress ? { onProgress: onProgress as (p: GenerationApi[M]['progress']) => void } : {}), ...(signal ? { signal } : {}) })
+      .promise.catch((e: unknown) => {
+        throw generationError(e);
+      });
   }
 
   /** Called when the worker (and the model in it) is ended. */

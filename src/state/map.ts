@@ -6,6 +6,7 @@
 import { create } from 'zustand';
 import type { BlockView, ColumnId, ColumnResult, ColumnSpec, MapPointInfo, MapProgressMessage, ProjectionData, ProjectionMethod } from '../worker/protocol';
 import { labWorker, openBlock } from './controller';
+import { errorText, mapUnavailableText, queryPlacementText } from './messages';
 import { useCorpus, useResults, useView } from './stores';
 
 export type ColourBy = 'document' | 'section' | 'language';
@@ -97,7 +98,7 @@ function ensureSubscriptions(): void {
     if (p && p.method === 'umap' && JSON.stringify(p) !== JSON.stringify(m.progress)) {
       useMap.setState({ progress: p });
       if (p.phase === 'done' && m.umapState === 'running') void requestUmap();
-      if (p.phase === 'failed') useMap.setState({ umapState: 'unavailable', umapReason: `UMAP failed: ${p.message ?? 'unknown error'}` });
+      if (p.phase === 'failed') useMap.setState({ umapState: 'unavailable', umapReason: mapUnavailableText({ code: 'umap-failed', message: p.message ?? 'unknown error' }) });
     }
     const sig = corpusSignature();
     if (sig !== lastCorpusSig) {
@@ -144,7 +145,7 @@ export async function refreshMap(): Promise<void> {
   try {
     const r = await w.request('projection', { method: 'pca' }).promise;
     if (r.state === 'unavailable') {
-      useMap.setState({ pca: null, umap: null, unavailable: r.reason, query: null, umapState: 'idle', loading: false, error: null });
+      useMap.setState({ pca: null, umap: null, unavailable: mapUnavailableText(r.reason), query: null, umapState: 'idle', loading: false, error: null });
       return;
     }
     if (r.state !== 'ready') return;
@@ -160,7 +161,7 @@ export async function refreshMap(): Promise<void> {
     if (useMap.getState().method === 'umap') await requestUmap();
     await placeQuery();
   } catch (e) {
-    useMap.setState({ loading: false, error: (e as Error).message });
+    useMap.setState({ loading: false, error: errorText(e) });
   }
 }
 
@@ -172,7 +173,7 @@ async function requestUmap(): Promise<void> {
     useMap.setState({ umap: r.data, umapState: 'ready', umapReason: null });
     await placeQuery();
   } else if (r.state === 'running') useMap.setState({ umapState: 'running', progress: r.progress });
-  else useMap.setState({ umapState: 'unavailable', umapReason: r.reason });
+  else useMap.setState({ umapState: 'unavailable', umapReason: mapUnavailableText(r.reason) });
 }
 
 export function setMethod(method: ProjectionMethod): void {
@@ -202,7 +203,7 @@ export async function placeQuery(): Promise<void> {
   }
   const r = await w.request('mapQuery', { method: data.method, query: text }).promise;
   if (seq !== querySeq) return;
-  useMap.setState({ query: r.xy && r.key === data.key ? { key: r.key, method: data.method, text, xy: r.xy, how: r.how } : null });
+  useMap.setState({ query: r.xy && r.how && r.key === data.key ? { key: r.key, method: data.method, text, xy: r.xy, how: queryPlacementText(r.how) } : null });
 }
 
 /** Hover: the sentence's text, document, section and true cosine, asked by index. */

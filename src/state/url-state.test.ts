@@ -22,6 +22,7 @@ describe('view state in the URL', () => {
     v.structure.sectionLevel = 2;
     v.structure.naive = { size: 256, overlap: 32 };
     v.structure.headers = { enabled: true, title: false, section: true, fields: ['page', 'fileName'] };
+    v.structure.lexical = { analyzer: 'stem+stop', bm25: 'lucene' };
     v.embedder = { model: 'rag-lab/test-embedder', dtype: 'fp32', device: 'wasm', source: 'local' };
     v.reranker = { model: 'Xenova/ms-marco-MiniLM-L-6-v2', dtype: 'q8', device: 'webgpu', source: 'hub' };
     v.indexBackend = 'voy';
@@ -29,6 +30,15 @@ describe('view state in the URL', () => {
     expect(decodeView(url)).toEqual({ view: v, notices: [] });
     expect(url).toContain('q=What+is+AI+risk%3F');
     expect(url).toContain('w=0.7%2C0');
+    expect(url).toContain('an=stem%2Bstop&bm=lucene');
+  });
+
+  it('keeps the analyzer and BM25 variant, and says which values it ignored', () => {
+    expect(decodeView('?an=stem&bm=lucene').view.structure.lexical).toEqual({ analyzer: 'stem', bm25: 'lucene' });
+    expect(decodeView('?an=porter&bm=bm42')).toMatchObject({
+      view: { structure: { lexical: { analyzer: 'words', bm25: 'bm25plus' } } },
+      notices: ['ignored an=porter: use words, stem, words+stop or stem+stop', 'ignored bm=bm42: use bm25plus or lucene'],
+    });
   });
 
   it('clamps or ignores nonsense, each with a notice, and keeps the rest', () => {

@@ -3,8 +3,13 @@
  * throws: unknown keys are ignored and bad values are clamped or dropped, each with a
  * notice the page shows. Pure (no DOM), so it is unit-tested in Node.
  */
-import { DEFAULT_RETRIEVAL, DEFAULT_STRUCTURE, type RetrievalParams, type RetrieverName, type StructureParams } from '../core/retrieve/params';
+import { DEFAULT_RETRIEVAL, DEFAULT_STRUCTURE, groupValue, type RetrievalParams, type StructureParams } from '../core/retrieve/params';
+import { isRetriever, RETRIEVERS } from '../core/retrieve/retrievers';
+import { PARAM_GROUPS } from '../core/strategies/registry';
+import type { ParamField, ParamGroup } from '../core/strategies/types';
 import type { HeaderField } from '../core/structure/headers';
+import { ANALYZERS, isAnalyzer } from '../core/index/analyzer';
+import { BM25_VARIANTS, DEFAULT_LEXICAL, isBm25Variant } from '../core/index/lexical-index';
 import type { Device, Dtype, IndexBackend, ModelChoice } from '../worker/protocol';
 
 export interface ViewState {
@@ -37,6 +42,13 @@ const DTYPES: Dtype[] = ['fp32', 'fp16', 'q8', 'q4'];
 const DEVICES: Device[] = ['wasm', 'webgpu'];
 const MAX_QUERY = 2000;
 
+/** Every strategy parameter that has a URL key, with its group. */
+const GROUP_FIELDS: { group: ParamGroup; field: ParamField & { url: string } }[] = PARAM_GROUPS.flatMap((group) =>
+  group.fields.filter((f): f is ParamField & { url: string } => f.url !== undefined).map((field) => ({ group, field })),
+);
+
+const listed = (xs: readonly string[]) => `${xs.slice(0, -1).join(', ')} or ${xs.at(-1)}`;
+
 function modelToParam(m: ModelChoice | null): string {
   return m ? [m.model, m.dtype, m.device, m.source].join('~') : 'none';
 }
@@ -54,10 +66,12 @@ export function encodeView(v: ViewState): string {
   set('r', r.retriever, dr.retriever);
   set('k', r.topK, dr.topK);
   set('b', r.budgetTokens ?? 'none', dr.budgetTokens ?? 'none');
-  set('wb', r.window.before, dr.window.before);
-  set('wa', r.window.after, dr.window.after);
-  set('ws', r.window.bySection ? 1 : 0, dr.window.bySection ? 1 : 0);
-  set('mt', r.merge.threshold, dr.merge.threshold);
+  for (const { group, field } of GROUP_FIELDS) {
+    const value = groupValue(r, group)[field.key];
+    const def = groupValue(dr, group)[field.key];
+    if (field.kind === 'flag') set(field.url, value ? 1 : 0, def ? 1 : 0);
+    else set(field.url, value, def);
+  }
   set('c', r.rrf.c, dr.rrf.c);
   set('w', [r.rrf.weights.bm25, r.rrf.weights.vector], [dr.rrf.weights.bm25, dr.rrf.weights.vector]);
   set('rn', r.rerank.topN, dr.rerank.topN);
@@ -76,6 +90,8 @@ export function encodeView(v: ViewState): string {
   set('ht', s.headers.title ? 1 : 0, ds.headers.title ? 1 : 0);
   set('hs', s.headers.section ? 1 : 0, ds.headers.section ? 1 : 0);
   set('hf', s.headers.fields, ds.headers.fields);
+  set('an', (s.lexical ?? DEFAULT_LEXICAL).analyzer, ds.lexical.analyzer);
+  set('bm', (s.lexical ?? DEFAULT_LEXICAL).bm25, ds.lexical.bm25);
   set('em', modelToParam(v.embedder), modelToParam(d.embedder));
   set('rm', modelToParam(v.reranker), modelToParam(d.reranker));
   set('ix', v.indexBackend, d.indexBackend);
@@ -88,7 +104,7 @@ export interface Decoded {
   notices: string[];
 }
 
-const KNOWN = new Set(['q', 'r', 'k', 'b', 'wb', 'wa', 'ws', 'mt', 'c', 'w', 'rn', 'fd', 'fs', 'fl', 'df', 'dt', 'lv', 'sl', 'nc', 'no', 'h', 'ht', 'hs', 'hf', 'em', 'rm', 'ix']);
+const KNOWN = new Set(['q', 'r', 'k', 'b', ...GROUP_FIELDS.map((f) => f.field.url), 'c', 'w', 'rn', 'fd', 'fs', 'fl', 'df', 'dt', 'lv', 'sl', 'nc', 'no', 'h', 'ht', 'hs', 'hf', 'an', 'bm', 'em', 'rm', 'ix']);
 
 export function decodeView(search: string, base: ViewState = defaultView()): Decoded {
   const q = new URLSearchParams(search.startsWith('?') ? search.slice(1) : search);
@@ -138,17 +154,25 @@ export function decodeView(search: string, base: ViewState = defaultView()): Dec
   const r = v.retrieval;
   const retriever = q.get('r');
   if (retriever !== null) {
-    if (['bm25', 'vector', 'hybrid'].includes(retriever)) r.retriever = retriever as RetrieverName;
-    else notices.push(`ignored r=${retriever}: use bm25, vector or hybrid`);
+    if (isRetriever(retriever)) r.retriever = retriever;
+    else notices.push(`ignored r=${retriever}: use ${listed(RETRIEVERS)}`);
   }
   int('k', 1, 200, (n) => (r.topK = n));
   const budget = q.get('b');
   if (budget === 'none') r.budgetTokens = null;
   else int('b', 16, 32768, (n) => (r.budgetTokens = n));
-  int('wb', 0, 20, (n) => (r.window.before = n));
-  int('wa', 0, 20, (n) => (r.window.after = n));
-  flag('ws', (b) => (r.window.bySection = b));
-  real('mt', 0, 1, (n) => (r.merge.threshold = n));
+  for (const { group, field } of GROUP_FIELDS) {
+    const apply = (v: number | boolean | string) => (groupValue(r, group)[field.key] = v);
+    if (field.kind === 'int') int(field.url, field.min, field.urlMax ?? Number.MAX_SAFE_INTEGER, apply);
+    else if (field.kind === 'real') real(field.url, field.min, field.max, apply);
+    else if (field.kind === 'flag') flag(field.url, apply);
+    else {
+      const raw = q.get(field.url);
+      if (raw === null) continue;
+      if (field.values.includes(raw)) apply(raw);
+      else notices.push(`ignored ${field.url}=${raw}: use ${listed(field.values)}`);
+    }
+  }
   real('c', 0, 1000, (n) => (r.rrf.c = n));
   const w = q.get('w');
   if (w !== null) {
@@ -192,6 +216,17 @@ export function decodeView(search: string, base: ViewState = defaultView()): Dec
     const ok = hf.filter((f): f is HeaderField => HEADER_FIELDS.includes(f as HeaderField));
     if (ok.length < hf.length) notices.push(`ignored unknown header fields in hf=${q.get('hf')}`);
     s.headers.fields = ok;
+  }
+  s.lexical = { ...DEFAULT_LEXICAL, ...s.lexical };
+  const an = q.get('an');
+  if (an !== null) {
+    if (isAnalyzer(an)) s.lexical.analyzer = an;
+    else notices.push(`ignored an=${an}: use ${listed(ANALYZERS)}`);
+  }
+  const bm = q.get('bm');
+  if (bm !== null) {
+    if (isBm25Variant(bm)) s.lexical.bm25 = bm;
+    else notices.push(`ignored bm=${bm}: use ${listed(BM25_VARIANTS)}`);
   }
   const ix = q.get('ix');
   if (ix !== null) {

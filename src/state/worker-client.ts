@@ -2,78 +2,36 @@ import ortMjs from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.mjs?url';
 import ortWasm from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url';
 import pdfWorkerUrl from 'pdfjs-dist/legacy/build/pdf.worker.min.mjs?url';
 import voyWasm from 'voy-search/voy_search_bg.wasm?url';
-import { PROTOCOL_TAG, type InitOptions, type Progress, type Request, type Response, type Results, type WorkerStatus } from '../worker/protocol';
+import { RpcClient } from '../rpc/client';
+import { RpcError, type RpcPort } from '../rpc/wire';
+import { LAB_TAG, type InitOptions, type LabApi, type LabEvents, type WorkerStatus } from '../worker/protocol';
 
-type Body<T extends Request['type']> = Omit<Extract<Request, { type: T }>, 'id' | 'type'>;
+export type { Pending } from '../rpc/client';
 
-export interface Pending<T> {
-  promise: Promise<T>;
-  cancel(): void;
-}
-
-/** A request failed in the worker; `cancelled` when the user stopped it. */
-export class WorkerError extends Error {
-  constructor(
-    message: string,
-    readonly cancelled = false,
-  ) {
-    super(message);
-  }
-}
+/** The code of the error every waiting request fails with when the worker crashes. */
+export const CRASHED = 'crashed';
 
 /**
- * The page's one door to the worker: typed requests with ids, progress callbacks,
- * cancellation, and a status subscription. Components never call postMessage.
+ * The page's one door to the lab worker: LabApi's typed requests (src/rpc), status events,
+ * and crash detection. Components never call postMessage.
  */
-export class WorkerClient {
-  private readonly worker: Worker;
-  private nextId = 1;
-  private readonly pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void; onProgress?: (p: Progress) => void }>();
-  private readonly statusListeners = new Set<(s: WorkerStatus) => void>();
+export class WorkerClient extends RpcClient<LabApi, LabEvents> {
   private readonly crashListeners = new Set<(message: string) => void>();
   crashed = false;
 
   constructor() {
-    this.worker = new Worker(new URL('../worker/worker.ts', import.meta.url), { type: 'module', name: 'rag-lab' });
-    this.worker.onmessage = (e: MessageEvent) => this.receive(e.data);
+    const worker = new Worker(new URL('../worker/worker.ts', import.meta.url), { type: 'module', name: 'rag-lab' });
+    super(worker as unknown as RpcPort, LAB_TAG);
     // An uncaught error leaves the worker in an unknown state: it is ended and replaced.
-    this.worker.onerror = (e) => {
+    worker.onerror = (e) => {
       e.preventDefault();
       if (this.crashed) return;
       this.crashed = true;
       const message = `the worker stopped: ${e.message || 'unknown error'}`;
-      this.worker.terminate();
-      const err = new WorkerError(message);
-      for (const p of this.pending.values()) p.reject(err);
-      this.pending.clear();
+      worker.terminate();
+      this.fail(new RpcError(CRASHED, message));
       for (const l of this.crashListeners) l(message);
     };
-  }
-
-  private receive(data: ({ tag?: string } & Response) | undefined): void {
-    if (!data || data.tag !== PROTOCOL_TAG) return;
-    if (data.type === 'status') {
-      for (const l of this.statusListeners) l(data.status);
-      return;
-    }
-    if (data.type === 'ready' || data.id === null) return;
-    const p = this.pending.get(data.id);
-    if (!p) return;
-    if (data.type === 'progress') p.onProgress?.(data.progress);
-    else {
-      this.pending.delete(data.id);
-      if (data.type === 'result') p.resolve(data.result);
-      else p.reject(new WorkerError(data.message, data.cancelled));
-    }
-  }
-
-  request<T extends Request['type']>(type: T, body: Body<T>, onProgress?: (p: Progress) => void, transfer: Transferable[] = []): Pending<Results[T]> {
-    const id = this.nextId++;
-    const promise = new Promise<Results[T]>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, ...(onProgress ? { onProgress } : {}) });
-    });
-    this.worker.postMessage({ tag: PROTOCOL_TAG, id, type, ...body }, transfer);
-    return { promise, cancel: () => this.worker.postMessage({ tag: PROTOCOL_TAG, id: this.nextId++, type: 'cancel', target: id }) };
   }
 
   onCrash(listener: (message: string) => void): void {
@@ -81,8 +39,7 @@ export class WorkerClient {
   }
 
   onStatus(listener: (s: WorkerStatus) => void): () => void {
-    this.statusListeners.add(listener);
-    return () => this.statusListeners.delete(listener);
+    return this.on('status', listener);
   }
 
   /** Where the worker finds models and ONNX Runtime, relative to this page (any sub-path). */

@@ -2,6 +2,7 @@ import { CorpusPanel } from './corpus/CorpusPanel';
 import { DocumentView } from './docview/DocumentView';
 import { ModelPanel } from './models/ModelPanel';
 import { ParamsPanel } from './params/ParamsPanel';
+import { ExportPanel } from './export/ExportPanel';
 import { ResultsView } from './results/ResultsView';
 import { EvalLab } from './eval/EvalLab';
 import { useTab } from '../state/stores';
@@ -25,6 +26,7 @@ export function App() {
           <CorpusPanel />
           <ModelPanel />
           <ParamsPanel />
+          <ExportPanel />
           <GeneratorPanel />
         </aside>
         <main className="main">

@@ -5,7 +5,8 @@
  * state/generators.ts): the page's Content-Security-Policy then governs where they may go.
  */
 import type { AssembledPrompt, PromptBlock } from '../core/generate/prompt';
-import type { ChatMessage, GenerationErrorKind, StreamResult } from '../core/generate/openai';
+import type { ChatMessage, StreamResult } from '../core/generate/openai';
+import type { RpcMethod } from '../rpc/wire';
 import type { Device } from './protocol';
 
 export const GENERATION_TAG = 'rag-lab-generation';
@@ -25,17 +26,6 @@ export interface AssembleOptions {
   contextTokens?: number;
 }
 
-export type GenerationRequest =
-  | { id: number; type: 'load'; choice: LocalModelChoice; modelsUrl: string; ortWasm: { mjs: string; wasm: string }; threads: number }
-  | { id: number; type: 'assemble'; question: string; blocks: PromptBlock[]; options: AssembleOptions }
-  | { id: number; type: 'count'; messages: ChatMessage[] }
-  /**
-   * `stopFlag` (cross-origin isolated pages): the page sets it to 1 to stop. A stop *message*
-   * would wait: ONNX Runtime's WASM steps never yield to the worker's event loop mid-answer.
-   */
-  | { id: number; type: 'generate'; messages: ChatMessage[]; maxTokens: number; temperature: number; stopFlag?: SharedArrayBuffer }
-  | { id: number; type: 'stop'; target: number };
-
 export interface LoadedGenerator {
   model: string;
   contextTokens: number;
@@ -44,19 +34,23 @@ export interface LoadedGenerator {
   device: 'wasm' | 'webgpu';
 }
 
-export interface GenerationResults {
-  load: LoadedGenerator;
-  assemble: AssembledPrompt;
-  count: number;
-  generate: StreamResult;
-  stop: boolean;
-}
-
 export type GenerationProgress =
   | { kind: 'load'; status: string; file?: string; loaded?: number; total?: number }
   | { kind: 'token'; text: string };
 
-export type GenerationResponse =
-  | { id: number; type: 'progress'; progress: GenerationProgress }
-  | { id: number; type: 'result'; result: unknown }
-  | { id: number; type: 'error'; message: string; kind?: GenerationErrorKind };
+/**
+ * The generation worker's methods. Errors arrive as RpcError: 'generation' for a
+ * GenerationError (data: its kind), 'model-unavailable' (data: a ModelFailure) when the
+ * model's files could not be reached, 'no-model' before a model is loaded.
+ */
+export type GenerationApi = {
+  load: RpcMethod<{ choice: LocalModelChoice; modelsUrl: string; ortWasm: { mjs: string; wasm: string }; threads: number }, LoadedGenerator, GenerationProgress>;
+  assemble: RpcMethod<{ question: string; blocks: PromptBlock[]; options: AssembleOptions }, AssembledPrompt>;
+  count: RpcMethod<{ messages: ChatMessage[] }, number>;
+  /**
+   * `stopFlag` (cross-origin isolated pages): the page sets it to 1 to stop. A cancel
+   * *message* would wait: ONNX Runtime's WASM steps never yield to the worker's event loop
+   * mid-answer.
+   */
+  generate: RpcMethod<{ messages: ChatMessage[]; maxTokens: number; temperature: number; stopFlag?: SharedArrayBuffer }, StreamResult, GenerationProgress>;
+};

@@ -4,10 +4,18 @@
  * both call these.
  */
 import { env } from '@huggingface/transformers';
-import type { Device, ModelChoice } from './protocol';
+import type { Device, ModelChoice, ModelFailure } from './protocol';
 
 const HUB_HOST = 'https://huggingface.co/';
 const HUB_PATH = '{model}/resolve/{revision}/';
+
+/** The self-hosted folder does not hold a model's files (a static server answers with its index.html). */
+export class ModelFilesNotFound extends Error {
+  constructor(readonly folder: string) {
+    super(`model files not found at ${folder}`);
+    this.name = 'ModelFilesNotFound';
+  }
+}
 
 /**
  * ONNX Runtime's wasm is self-hosted: nothing is fetched from a CDN. transformers.js's wasm
@@ -53,7 +61,7 @@ export async function configureModelSource(choice: Pick<ModelChoice, 'model' | '
   } catch {
     ok = false;
   }
-  if (!ok) throw new Error(`model files not found at ${folder} (download them with npm run models:download, or choose the Hugging Face hub)`);
+  if (!ok) throw new ModelFilesNotFound(folder);
 }
 
 /** WebGPU only when the browser really gives an adapter; WASM otherwise. */
@@ -64,11 +72,11 @@ export async function pickDevice(device: Device): Promise<'wasm' | 'webgpu'> {
   return adapter ? 'webgpu' : 'wasm';
 }
 
-/** A model that failed to load, in words a user can act on. */
-export function describeLoadError(e: unknown, model: string): string {
+/** Why a model failed to load, as a code the page words. */
+export function describeLoadError(e: unknown, model: string): ModelFailure {
+  if (e instanceof ModelFilesNotFound) return { code: 'not-found', folder: e.folder };
   const msg = (e as Error)?.message ?? String(e);
-  if (/not found at/.test(msg)) return msg;
-  if (/Failed to fetch|NetworkError|fetch failed|ERR_/i.test(msg)) return `could not download ${model} (offline, or the hub is blocked)`;
-  if (/Unexpected token|JSON/i.test(msg)) return `the server did not return model files for ${model}`;
-  return `could not load ${model}: ${msg.split('\n')[0]}`;
+  if (/Failed to fetch|NetworkError|fetch failed|ERR_/i.test(msg)) return { code: 'offline', model };
+  if (/Unexpected token|JSON/i.test(msg)) return { code: 'not-model-files', model };
+  return { code: 'load-failed', model, detail: msg.split('\n')[0] ?? '' };
 }

@@ -1,12 +1,17 @@
 /**
- * The typed message protocol between the page and the indexing/search worker. Every
- * request carries an id; the worker answers with progress messages, then exactly one
- * result or error for that id. Unsolicited `status` messages describe the corpus.
+ * What the page and the indexing/search worker say to each other: `LabApi`, one entry per
+ * method (parameters, result, progress), carried by the RPC of src/rpc; `status` events
+ * describe the corpus. The worker answers with codes and data; the page words them
+ * (src/state/messages.ts).
  */
 import type { StrategyResult } from '../core/engine';
 import type { RetrievalParams, RetrieverName, StrategyName, StructureParams, UnitKind } from '../core/retrieve/params';
 import type { ContextBlock, Document, DocumentContext } from '../core/types';
 import type { MetricName, Recommendation, SweepPoint } from '../core/eval/sweep';
+import { RpcError, type RpcMethod } from '../rpc/wire';
+
+/** The tag on every message of the lab's protocol. */
+export const LAB_TAG = 'rag-lab';
 
 export type Dtype = 'fp32' | 'fp16' | 'q8' | 'q4';
 export type IndexBackend = 'flat' | 'voy';
@@ -37,7 +42,8 @@ export interface DocSummary {
   embedded: { done: number; total: number };
 }
 
-export type ColumnId = 'sentence' | 'window' | 'automerge' | 'adaptive' | 'rse' | 'fusion' | 'hybrid' | 'reranked' | 'naive';
+/** A column: one per strategy (its name), and the hybrid, reranked and query-fusion comparisons. */
+export type ColumnId = StrategyName | 'fusion' | 'hybrid' | 'reranked';
 
 export interface ColumnSpec {
   id: ColumnId;
@@ -66,19 +72,36 @@ export interface BlockView extends ContextBlock {
   foundBy?: number[];
 }
 
+/** What the lab says about a column besides the engine's notes; the page words it. */
+export type ColumnNotice =
+  /** A query-fusion column without variants: it needs a generator to write them. */
+  | { code: 'fusion-needs-generator' }
+  /** The variants only repeated the question: the question was searched alone. */
+  | { code: 'fusion-repeats-question' };
+
 export interface ColumnResult {
   column: ColumnSpec;
-  /** `variants`: a query-fusion column's queries, the question first. */
-  result: Omit<StrategyResult, 'blocks'> & { blocks: BlockView[]; variants?: string[] };
+  /** `variants`: a query-fusion column's queries, the question first. `notices`: see ColumnNotice (worded into `notes` by the page). */
+  result: Omit<StrategyResult, 'blocks'> & { blocks: BlockView[]; variants?: string[]; notices?: ColumnNotice[] };
 }
+
+/** Why a model could not be loaded; the page words it. */
+export type ModelFailure =
+  /** The self-hosted folder does not hold the model's files. */
+  | { code: 'not-found'; folder: string }
+  /** The download failed (offline, or the hub is blocked). */
+  | { code: 'offline'; model: string }
+  /** The server answered with something that is not model files (a web page). */
+  | { code: 'not-model-files'; model: string }
+  | { code: 'load-failed'; model: string; detail: string };
 
 export interface ModelStatus {
   state: 'none' | 'loading' | 'ready' | 'failed';
   model?: string;
   dim?: number;
   isTestModel?: boolean;
-  /** Why it failed, in words a user can act on. */
-  error?: string;
+  /** Why it failed. */
+  failure?: ModelFailure;
 }
 
 export interface EmbeddingStatus {
@@ -135,40 +158,6 @@ export interface InputFileMessage {
   lastModified?: number;
 }
 
-export type Request =
-  | { id: number; type: 'init'; options: InitOptions }
-  | { id: number; type: 'addFiles'; files: InputFileMessage[] }
-  | { id: number; type: 'addText'; name: string; text: string }
-  | { id: number; type: 'loadEmbedder'; choice: ModelChoice | null }
-  | { id: number; type: 'loadReranker'; choice: ModelChoice | null }
-  | { id: number; type: 'setStructure'; structure: StructureParams }
-  /** `variants`: the LLM's rewrites of the query (without it), for query-fusion columns. */
-  | { id: number; type: 'search'; query: string; params: RetrievalParams; columns: ColumnSpec[]; variants?: string[] }
-  | { id: number; type: 'getDocument'; docId: string }
-  | { id: number; type: 'removeDocument'; docId: string }
-  /** Sets (or with null, drops) a document's title and summary for contextual headers; its units are embedded again. */
-  | { id: number; type: 'setDocumentContext'; docId: string; context: DocumentContext | null }
-  | { id: number; type: 'clear' }
-  | { id: number; type: 'saveParams'; params: unknown }
-  | { id: number; type: 'setIndexBackend'; backend: IndexBackend }
-  | { id: number; type: 'setEmbedding'; running: boolean }
-  | { id: number; type: 'evalImport'; files: InputFileMessage[] }
-  | { id: number; type: 'evalRun'; spec: EvalRunSpec }
-  | { id: number; type: 'evalQuestion'; questionId: string; points: EvalPointQuery[] }
-  /**
-   * The corpus map. 'pca' is computed at once (and cached); 'umap' answers from the cache, or
-   * starts (or joins) the background UMAP job and answers at once with `running` — its
-   * progress arrives in `WorkerStatus.map`, then ask again. Positions come without texts.
-   */
-  | { id: number; type: 'projection'; method: ProjectionMethod }
-  /** The query's place on the map (and its true cosine to every highlighted sentence is asked by mapPoint). */
-  | { id: number; type: 'mapQuery'; method: ProjectionMethod; query: string }
-  /** What hover shows for one sentence, by global index: text, document, section, true cosine to the query. */
-  | { id: number; type: 'mapPoint'; index: number; query: string }
-  | { id: number; type: 'cancel'; target: number };
-
-export type RequestType = Request['type'];
-
 export type ProjectionMethod = 'pca' | 'umap';
 
 /**
@@ -193,16 +182,38 @@ export interface ProjectionData {
   docTitles: string[];
   /** Sentences the layout was fitted on (< n: UMAP was fitted on an evenly spaced subsample, the rest placed by neighbours). */
   fitted: number;
-  /** How it was made, in words (shown on the map). */
-  notes: string[];
+  /** How it was made (the page words it beside the map). */
+  about: ProjectionAbout;
   ms: number;
 }
+
+export type ProjectionAbout =
+  /** `variance`: share of variance along x and y; `nonFinite`: sentences whose vector had NaN or infinity (drawn from zeros). */
+  | { method: 'pca'; variance: [number, number]; nonFinite: number }
+  /** umap-js's epochs; `subsampled`: fitted on `fitted` of `n` sentences, the rest placed at the mean of their `placeK` nearest fitted ones. */
+  | { method: 'umap'; epochs: number; subsampled: boolean; placeK: number };
+
+/** Why there is no map (or no UMAP view); the page words it. */
+export type MapUnavailable =
+  | { code: 'no-embedder' }
+  | { code: 'no-documents' }
+  | { code: 'vectors-missing'; done: number; total: number; paused: boolean }
+  | { code: 'umap-too-few'; min: number }
+  | { code: 'umap-failed'; message: string };
 
 export type ProjectionResult =
   | { state: 'ready'; data: ProjectionData }
   | { state: 'running'; key: string; progress: MapProgressMessage | null }
-  /** No map possible (no embedding model, vectors still being made, too few sentences): why, in words. */
-  | { state: 'unavailable'; reason: string };
+  | { state: 'unavailable'; reason: MapUnavailable };
+
+/** How the query was placed on the map: exactly (PCA), or among its k nearest sentences (UMAP). */
+export type QueryPlacement = { method: 'pca' } | { method: 'umap'; k: number };
+
+export interface MapQueryResult {
+  key: string;
+  xy: [number, number] | null;
+  how: QueryPlacement | null;
+}
 
 export interface MapPointInfo {
   index: number;
@@ -283,19 +294,8 @@ export interface FileProgress {
   kind: 'file';
   file: string;
   stage: 'parse' | 'split' | 'done' | 'failed' | 'duplicate';
-  message?: string;
   index: number;
   total: number;
-}
-
-/** Embedding progress over the corpus (units of one kind). */
-export interface EmbedProgressMessage {
-  kind: 'embed';
-  unit: UnitKind;
-  done: number;
-  total: number;
-  /** Seconds left at the current rate, once known. */
-  etaS?: number;
 }
 
 /** Model download/load progress, in bytes where the hub says them. */
@@ -330,45 +330,153 @@ export interface MapProgressMessage {
   message?: string;
 }
 
-export type Progress = FileProgress | EmbedProgressMessage | ModelProgress | EvalProgressMessage | MapProgressMessage;
+/** Why a file was not added: a loader's own sentence (core/documents), or a failure it did not expect. */
+export type FileProblem = { code: 'rejected'; message: string } | { code: 'unreadable'; detail: string };
 
 export interface AddResult {
   added: DocSummary[];
-  errors: { file: string; message: string }[];
+  errors: { file: string; problem: FileProblem }[];
   duplicates: string[];
   cancelled: boolean;
 }
 
-export interface Results {
-  init: { status: WorkerStatus; params: unknown };
-  addFiles: AddResult;
-  addText: AddResult;
-  loadEmbedder: ModelStatus;
-  loadReranker: ModelStatus;
-  setStructure: WorkerStatus;
-  search: { columns: ColumnResult[]; ms: number };
-  getDocument: Document;
-  removeDocument: WorkerStatus;
-  setDocumentContext: WorkerStatus;
-  clear: WorkerStatus;
-  saveParams: null;
-  setIndexBackend: WorkerStatus;
-  setEmbedding: WorkerStatus;
-  evalImport: EvalSetSummary;
-  evalRun: EvalRunResult;
-  evalQuestion: EvalQuestionResult;
-  projection: ProjectionResult;
-  mapQuery: { key: string; xy: [number, number] | null; how: string };
-  mapPoint: MapPointInfo;
-  cancel: boolean;
+/** Codes of the lab's own errors (RpcError.code); the page words them. Errors of the core arrive as 'failed' with their message. */
+export type LabErrorCode = 'document-gone' | 'sentence-gone' | 'no-eval-set' | 'export-empty';
+
+export function labError(code: LabErrorCode): RpcError<LabErrorCode> {
+  return new RpcError(code);
 }
 
-export type Response =
-  | { id: number; type: 'progress'; progress: Progress }
-  | { id: number; type: 'result'; result: unknown }
-  | { id: number; type: 'error'; message: string; cancelled?: boolean }
-  | { id: null; type: 'status'; status: WorkerStatus }
-  /** Tagged so pdf.js's own messages inside the worker are never mistaken for ours. */
-  | { id: null; type: 'ready' };
+/**
+ * A bundle that cannot be imported or verified (another model, a truncated or corrupt zip or
+ * file, an unknown format version, a missing column…): the core's one sentence, as data.
+ */
+export const BUNDLE_REFUSED = 'bundle-refused';
+export interface BundleRefusal {
+  message: string;
+}
 
-export const PROTOCOL_TAG = 'rag-lab';
+/** Which questions go into an exported bundle's golden run. */
+export type ExportQuestions =
+  /** The first `limit` questions of the imported labelled set (with their answers and targets). */
+  | { source: 'eval-set'; limit: number }
+  /** Questions the user typed (no answers: the golden run has ranks and blocks, no metrics). */
+  | { source: 'typed'; questions: string[] };
+
+export interface ExportRequest {
+  /** The exported column: its strategy, and `params.retriever` its retriever. */
+  strategy: StrategyName;
+  params: RetrievalParams;
+  questions: ExportQuestions;
+}
+
+export interface ExportProgress {
+  /** 'export': tables, SQL and the golden run (no finer progress); 'zip': bytes of files zipped. */
+  phase: 'export' | 'zip';
+  done: number;
+  total: number;
+}
+
+export interface BundleTarget {
+  name: string;
+  files: string[];
+  status: 'verified by tests' | 'generated only';
+}
+
+export interface ExportSummary {
+  /** The bundle as a .zip (made in the worker; a Blob travels without copying its bytes). */
+  zip: Blob;
+  files: number;
+  /** The bundle's files before zipping. */
+  fileBytes: number;
+  /** Float32 vectors of every exported unit kind + the documents' UTF-8 text. */
+  rawBytes: number;
+  strategy: StrategyName;
+  retriever: RetrieverName;
+  documents: number;
+  sentences: number;
+  /** Unit kinds whose vectors are in the bundle (kinds not fully embedded are left out). */
+  vectorKinds: UnitKind[];
+  model: string | null;
+  questions: number;
+  /** Golden runs (retriever × SQL strategy). */
+  runs: number;
+  targets: BundleTarget[];
+  exportMs: number;
+  zipMs: number;
+}
+
+export interface ImportProgress {
+  /** 'unzip': reading the zip; 'read': tables, checks and vectors; 'store': kept in the browser. */
+  phase: 'unzip' | 'read' | 'store';
+}
+
+export interface ImportSummary {
+  /** Titles of the documents added, and of those already in the corpus (not added again). */
+  added: string[];
+  duplicates: string[];
+  sentences: number;
+  vectorKinds: UnitKind[];
+  model: string | null;
+  /** The column and parameters the bundle was exported with. */
+  strategy: StrategyName;
+  retriever: RetrieverName;
+  params: RetrievalParams;
+  status: WorkerStatus;
+  ms: number;
+  /** Where the time went: reading the zip, the tables, checks and vectors, storing in IndexedDB. */
+  phaseMs: { unzip: number; read: number; store: number };
+}
+
+export interface SearchRequest {
+  query: string;
+  params: RetrievalParams;
+  columns: ColumnSpec[];
+  /** The LLM's rewrites of the query (without it), for query-fusion columns. */
+  variants?: string[];
+}
+
+/**
+ * Every method of the lab worker. Which of them run concurrently is declared beside their
+ * handlers (src/worker/worker.ts).
+ */
+export type LabApi = {
+  init: RpcMethod<{ options: InitOptions }, { status: WorkerStatus; params: unknown }>;
+  addFiles: RpcMethod<{ files: InputFileMessage[] }, AddResult, FileProgress>;
+  addText: RpcMethod<{ name: string; text: string }, AddResult>;
+  loadEmbedder: RpcMethod<{ choice: ModelChoice | null }, ModelStatus, ModelProgress>;
+  loadReranker: RpcMethod<{ choice: ModelChoice | null }, ModelStatus, ModelProgress>;
+  setStructure: RpcMethod<{ structure: StructureParams }, WorkerStatus>;
+  search: RpcMethod<SearchRequest, { columns: ColumnResult[]; ms: number }>;
+  getDocument: RpcMethod<{ docId: string }, Document>;
+  removeDocument: RpcMethod<{ docId: string }, WorkerStatus>;
+  /** Sets (or with null, drops) a document's title and summary for contextual headers; its units are embedded again. */
+  setDocumentContext: RpcMethod<{ docId: string; context: DocumentContext | null }, WorkerStatus>;
+  clear: RpcMethod<Record<string, never>, WorkerStatus>;
+  saveParams: RpcMethod<{ params: unknown }, null>;
+  setIndexBackend: RpcMethod<{ backend: IndexBackend }, WorkerStatus>;
+  setEmbedding: RpcMethod<{ running: boolean }, WorkerStatus>;
+  evalImport: RpcMethod<{ files: InputFileMessage[] }, EvalSetSummary>;
+  evalRun: RpcMethod<{ spec: EvalRunSpec }, EvalRunResult, EvalProgressMessage>;
+  evalQuestion: RpcMethod<{ questionId: string; points: EvalPointQuery[] }, EvalQuestionResult>;
+  /**
+   * The corpus map. 'pca' is computed at once (and cached); 'umap' answers from the cache, or
+   * starts (or joins) the background UMAP job and answers at once with `running` — its
+   * progress arrives in `WorkerStatus.map`, then ask again. Positions come without texts.
+   */
+  projection: RpcMethod<{ method: ProjectionMethod }, ProjectionResult, MapProgressMessage>;
+  /** The query's place on the map. */
+  mapQuery: RpcMethod<{ method: ProjectionMethod; query: string }, MapQueryResult>;
+  /** What hover shows for one sentence, by global index: text, document, section, true cosine to the query. */
+  mapPoint: RpcMethod<{ index: number; query: string }, MapPointInfo>;
+  /** The corpus and one column's configuration as a bundle (.zip), with the golden run of the chosen questions. */
+  exportBundle: RpcMethod<ExportRequest, ExportSummary, ExportProgress>;
+  /**
+   * A bundle's .zip added to the corpus without re-embedding (its vectors are taken as they
+   * are). Refused (BUNDLE_REFUSED) with the corpus unchanged when anything does not fit.
+   */
+  importBundle: RpcMethod<{ name: string; zip: ArrayBuffer }, ImportSummary, ImportProgress>;
+};
+
+export type LabEvents = { status: WorkerStatus };
+

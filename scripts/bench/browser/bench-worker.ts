@@ -13,7 +13,9 @@ import { lengthSortedOrder } from '../../../src/core/embed/embedder';
 import { TransformersEmbedder } from '../../../src/core/embed/transformers-embedder';
 import { RetrievalEngine } from '../../../src/core/engine';
 import { configureModelSource, configureRuntime } from '../../../src/worker/model-env';
-import type { IndexingRequest, IndexingResult } from './protocol';
+import { serve } from '../../../src/rpc/server';
+import type { RpcPort } from '../../../src/rpc/wire';
+import { BENCH_TAG, type BenchApi, type IndexingRequest, type IndexingResult } from './protocol';
 
 const WARMUP = ['A short warm-up sentence.', 'Another one, so that the first batch pays the start-up cost outside the timing.', 'Third.'];
 
@@ -120,13 +122,18 @@ async function bare(req: IndexingRequest): Promise<IndexingResult> {
   };
 }
 
-self.onmessage = async (e: MessageEvent) => {
-  const req = e.data as IndexingRequest;
-  try {
-    env.useWasmCache = false;
-    const result = req.mode === 'app' ? await app(req) : await bare(req);
-    (self as unknown as Worker).postMessage({ type: 'result', result });
-  } catch (err) {
-    (self as unknown as Worker).postMessage({ type: 'error', message: `${(err as Error)?.message ?? err}\n${(err as Error)?.stack ?? ''}` });
-  }
-};
+serve<BenchApi>(
+  self as unknown as RpcPort,
+  BENCH_TAG,
+  {
+    index: {
+      concurrency: 'serial',
+      run: (req) => {
+        env.useWasmCache = false;
+        return req.mode === 'app' ? app(req) : bare(req);
+      },
+    },
+  },
+  // The stack travels too: the harness prints it.
+  { describeError: (err) => ({ code: 'failed', message: `${(err as Error)?.message ?? err}\n${(err as Error)?.stack ?? ''}` }) },
+);

@@ -5,22 +5,18 @@
  */
 import ortMjs from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.mjs?url';
 import ortWasm from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url';
-import type { IndexingRequest, IndexingResult } from './protocol';
+import { RpcClient } from '../../../src/rpc/client';
+import type { RpcPort } from '../../../src/rpc/wire';
+import { BENCH_TAG, type BenchApi, type IndexingRequest, type IndexingResult } from './protocol';
 
 const abs = (u: string) => new URL(u, location.href).href;
 
 async function benchIndexing(req: Omit<IndexingRequest, 'ortWasm'>): Promise<IndexingResult> {
   const worker = new Worker(new URL('./bench-worker.ts', import.meta.url), { type: 'module' });
+  const rpc = new RpcClient<BenchApi>(worker as unknown as RpcPort, BENCH_TAG);
+  worker.onerror = (e) => rpc.fail(new Error(`worker error: ${e.message}`));
   try {
-    return await new Promise<IndexingResult>((resolve, reject) => {
-      worker.onmessage = (e: MessageEvent) => {
-        const m = e.data as { type: string; result?: IndexingResult; message?: string };
-        if (m?.type === 'result') resolve(m.result!);
-        else if (m?.type === 'error') reject(new Error(m.message));
-      };
-      worker.onerror = (e) => reject(new Error(`worker error: ${e.message}`));
-      worker.postMessage({ ...req, ortWasm: { mjs: abs(ortMjs), wasm: abs(ortWasm) } } satisfies IndexingRequest);
-    });
+    return await rpc.request('index', { ...req, ortWasm: { mjs: abs(ortMjs), wasm: abs(ortWasm) } }).promise;
   } finally {
     worker.terminate();
   }

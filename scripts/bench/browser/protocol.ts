@@ -1,3 +1,7 @@
+import type { RpcMethod } from '../../../src/rpc/wire';
+
+export const BENCH_TAG = 'rag-lab-bench';
+
 export interface IndexingRequest {
   mode: 'app' | 'bare';
   threads: number;
@@ -29,3 +33,8 @@ export interface IndexingResult {
   modelLoadMs: number;
   texts?: string[];
 }
+
+/** The harness worker's one method: an indexing run. */
+export type BenchApi = {
+  index: RpcMethod<IndexingRequest, IndexingResult>;
+};

@@ -3,7 +3,11 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { readBeir } from './beir';
 import { DatasetError, type EvalQuestion, type Target } from './dataset';
-import { covers, dedupeByDoc, meanMetrics, normalizeAnswer, scoreQuestion, type JudgedBlock, type Metrics } from './metrics';
+import { documentFromText } from '../documents/load';
+import { ApproxTokenCounter } from '../segment/tokens';
+import { buildCorpus } from '../structure/corpus';
+import { bootstrapMean } from './bootstrap';
+import { contextPrecision, covers, dedupeByDoc, goldRegions, meanMetrics, metricIntervals, normalizeAnswer, scoreQuestion, type JudgedBlock, type Metrics } from './metrics';
 import { readSquad } from './squad';
 
 function block(doc: string, start: number, end: number, text = '', tokens = 10): JudgedBlock {
@@ -109,8 +113,8 @@ describe('scoreQuestion', () => {
   it('nothing found: all zeros, tokens still counted', () => {
     const q = question([{ doc: 'A', grade: 1, spans: [{ start: 0, end: 5 }] }], ['gold']);
     const m = scoreQuestion(q, [block('B', 0, 10, 'nothing here', 7)]);
-    expect(m).toEqual({ hitAt1: 0, hitAt5: 0, answerInContext: 0, recallAt5: 0, mrr: 0, ndcg10: 0, meanContextTokens: 7 });
-    expect(scoreQuestion(q, [])).toEqual({ hitAt1: 0, hitAt5: 0, answerInContext: 0, recallAt5: 0, mrr: 0, ndcg10: 0, meanContextTokens: 0 });
+    expect(m).toEqual({ hitAt1: 0, hitAt5: 0, answerInContext: 0, recallAt5: 0, mrr: 0, ndcg10: 0, contextPrecision: 0, meanContextTokens: 7 });
+    expect(scoreQuestion(q, [])).toEqual({ hitAt1: 0, hitAt5: 0, answerInContext: 0, recallAt5: 0, mrr: 0, ndcg10: 0, contextPrecision: 0, meanContextTokens: 0 });
   });
 
   it('answer-in-context normalises case and whitespace only', () => {
@@ -173,8 +177,8 @@ describe('dedupeByDoc', () => {
 
 describe('meanMetrics', () => {
   it('averages every metric', () => {
-    const a: Metrics = { hitAt1: 1, hitAt5: 1, answerInContext: 1, recallAt5: 1, mrr: 1, ndcg10: 1, meanContextTokens: 100 };
-    const b: Metrics = { hitAt1: 0, hitAt5: 1, answerInContext: 0, recallAt5: 0.5, mrr: 1 / 3, ndcg10: 0.5, meanContextTokens: 200 };
+    const a: Metrics = { hitAt1: 1, hitAt5: 1, answerInContext: 1, recallAt5: 1, mrr: 1, ndcg10: 1, contextPrecision: 1, meanContextTokens: 100 };
+    const b: Metrics = { hitAt1: 0, hitAt5: 1, answerInContext: 0, recallAt5: 0.5, mrr: 1 / 3, ndcg10: 0.5, contextPrecision: 0.25, meanContextTokens: 200 };
     const m = meanMetrics([a, b]);
     expect(m.hitAt1).toBe(0.5);
     expect(m.hitAt5).toBe(1);
@@ -182,10 +186,11 @@ describe('meanMetrics', () => {
     expect(m.recallAt5).toBe(0.75);
     expect(m.mrr).toBeCloseTo(2 / 3, 12);
     expect(m.ndcg10).toBe(0.75);
+    expect(m.contextPrecision).toBe(0.625);
     expect(m.meanContextTokens).toBe(150);
   });
   it('of nothing is all zeros', () => {
-    expect(meanMetrics([])).toEqual({ hitAt1: 0, hitAt5: 0, answerInContext: 0, recallAt5: 0, mrr: 0, ndcg10: 0, meanContextTokens: 0 });
+    expect(meanMetrics([])).toEqual({ hitAt1: 0, hitAt5: 0, answerInContext: 0, recallAt5: 0, mrr: 0, ndcg10: 0, contextPrecision: 0, meanContextTokens: 0 });
   });
 });
 
@@ -364,5 +369,70 @@ describe('readBeir', () => {
     expect(() => readBeir({ corpus, queries, qrels: 'query-id\tcorpus-id\tscore\n' })).toThrow(DatasetError);
     expect(() => readBeir({ corpus: 'bad\n', queries, qrels })).toThrow(DatasetError);
     expect(() => readBeir({ corpus, queries: '{"_id": "zz", "text": "x"}', qrels })).toThrow(DatasetError);
+  });
+});
+
+describe('context precision', () => {
+  it('is the share of handed-over characters inside the gold regions (overlapping regions count once)', () => {
+    const gold = [
+      { doc: 'A', start: 10, end: 30 },
+      { doc: 'A', start: 20, end: 40 },
+    ];
+    // Block 0–50 holds 30 gold characters (10–40) of 50; block B 0–50 holds none.
+    expect(contextPrecision([block('A', 0, 50)], gold)).toBe(30 / 50);
+    expect(contextPrecision([block('A', 0, 50), block('B', 0, 50)], gold)).toBe(30 / 100);
+    expect(contextPrecision([block('A', 15, 25)], gold)).toBe(1);
+    expect(contextPrecision([], gold)).toBe(0);
+  });
+
+  it('scoreQuestion uses the given gold regions, else the spans, else whole target documents', () => {
+    const q = question([{ doc: 'A', grade: 1, spans: [{ start: 10, end: 20 }] }], ['x']);
+    const blocks = [block('A', 0, 40), block('C', 0, 60)];
+    expect(scoreQuestion(q, blocks).contextPrecision).toBe(10 / 100);
+    expect(scoreQuestion(q, blocks, { gold: [{ doc: 'A', start: 0, end: 30 }] }).contextPrecision).toBe(30 / 100);
+    const docLevel = question([{ doc: 'C', grade: 1 }]);
+    expect(scoreQuestion(docLevel, blocks).contextPrecision).toBe(60 / 100);
+  });
+
+  it('goldRegions widens each answer span to the whole sentences it touches', () => {
+    const text = 'Alice was born in Paris. She moved to Berlin in 1990. The end came.';
+    const doc = { ...documentFromText(text, 'a.txt'), id: 'A' };
+    const corpus = buildCorpus([doc], new ApproxTokenCounter());
+    const berlin = text.indexOf('Berlin');
+    const q = question([{ doc: 'A', grade: 1, spans: [{ start: berlin, end: berlin + 6 }] }], ['Berlin']);
+    const second = { start: text.indexOf('She'), end: text.indexOf(' The end') };
+    expect(goldRegions(q, corpus)).toEqual([{ doc: 'A', ...second }]);
+    // A span across the first two sentences covers both.
+    const across = question([{ doc: 'A', grade: 1, spans: [{ start: text.indexOf('Paris'), end: berlin }] }]);
+    expect(goldRegions(across, corpus)).toEqual([{ doc: 'A', start: 0, end: second.end }]);
+    expect(goldRegions(question([{ doc: 'A', grade: 1 }]), corpus)).toEqual([{ doc: 'A', start: 0, end: Infinity }]);
+  });
+});
+
+describe('metricIntervals', () => {
+  it('brackets each mean with a seeded 95 % bootstrap interval that repeats exactly', () => {
+    const per: Metrics[] = Array.from({ length: 40 }, (_, i) => ({
+      hitAt1: i % 2,
+      hitAt5: 1,
+      answerInContext: i % 4 === 0 ? 0 : 1,
+      recallAt5: 1,
+      mrr: 1 / (1 + (i % 3)),
+      ndcg10: 0.5,
+      contextPrecision: i / 40,
+      meanContextTokens: 100 + i,
+    }));
+    const iv = metricIntervals(per);
+    expect(metricIntervals(per)).toEqual(iv);
+    // A constant metric has a zero-width interval; the others straddle their means.
+    expect(iv.hitAt5).toEqual({ low: 1, high: 1 });
+    const mean = meanMetrics(per);
+    for (const k of ['hitAt1', 'answerInContext', 'mrr', 'contextPrecision', 'meanContextTokens'] as const) {
+      expect(iv[k].low).toBeLessThan(mean[k]);
+      expect(iv[k].high).toBeGreaterThan(mean[k]);
+    }
+    // The same values through bootstrapMean with the default seed give the same bounds.
+    const direct = bootstrapMean(per.map((m) => m.hitAt1));
+    expect(iv.hitAt1).toEqual({ low: direct.low, high: direct.high });
+    expect(metricIntervals(per, { seed: 2 }).contextPrecision).not.toEqual(iv.contextPrecision);
   });
 });

@@ -1,4 +1,6 @@
+import type { Corpus } from '../structure/corpus';
 import type { ContextBlock } from '../types';
+import { bootstrapMean, resampleIndices, type BootstrapOptions } from './bootstrap';
 import type { EvalQuestion, Target } from './dataset';
 
 /** Metrics of one question (or their mean over a set). */
@@ -9,10 +11,39 @@ export interface Metrics {
   recallAt5: number;
   mrr: number;
   ndcg10: number;
+  /** Share of the handed-over text inside the gold region (see scoreQuestion): 1 − noise. */
+  contextPrecision: number;
   meanContextTokens: number;
 }
 
-export const METRIC_NAMES: (keyof Metrics)[] = ['hitAt1', 'hitAt5', 'answerInContext', 'recallAt5', 'mrr', 'ndcg10', 'meanContextTokens'];
+export type MetricName = keyof Metrics;
+
+/** Every metric, in the order tables and exports show them. */
+export const METRIC_NAMES: MetricName[] = ['hitAt1', 'hitAt5', 'answerInContext', 'recallAt5', 'mrr', 'ndcg10', 'contextPrecision', 'meanContextTokens'];
+
+export const METRIC_LABELS: Record<MetricName, string> = {
+  hitAt1: 'hit@1',
+  hitAt5: 'hit@5',
+  answerInContext: 'answer in context',
+  recallAt5: 'recall@5',
+  mrr: 'MRR',
+  ndcg10: 'nDCG@10',
+  contextPrecision: 'context precision',
+  meanContextTokens: 'context tokens',
+};
+
+/** A 95 % bootstrap interval per metric (seeded: the same questions give the same interval). */
+export type MetricIntervals = Record<MetricName, { low: number; high: number }>;
+
+/** A character range of a document that holds the answer (the sentences around its spans). */
+export interface GoldRegion {
+  doc: string;
+  start: number;
+  end: number;
+}
+
+/** What "best" can mean in a sweep (higher is better), the default first. */
+export const RANKING_METRICS: MetricName[] = ['answerInContext', 'hitAt1', 'hitAt5', 'mrr', 'ndcg10', 'recallAt5'];
 
 /** A block as the judge sees it: its document id and its character span. */
 export interface JudgedBlock {
@@ -47,8 +78,12 @@ export function normalizeAnswer(s: string): string {
  *   ranks (each document's first block), the usual document nDCG.
  * - answer-in-context: a gold answer string lies in the blocks' text (headers excluded);
  *   for sets without answer strings, a target is held by some block.
+ * - context precision: of the characters of text handed over (every block, in full,
+ *   headers excluded), the share inside a gold region: `gold` when given (goldRegions:
+ *   the sentences holding an answer span), else each target's spans, or, for targets
+ *   without spans, their whole documents. 0 when nothing was handed over.
  */
-export function scoreQuestion(q: EvalQuestion, handed: JudgedBlock[], options: { byDocument?: boolean } = {}): Metrics {
+export function scoreQuestion(q: EvalQuestion, handed: JudgedBlock[], options: { byDocument?: boolean; gold?: GoldRegion[] } = {}): Metrics {
   // Rank metrics may look at documents (first block of each); cost is what was handed over.
   const blocks = options.byDocument ? dedupeByDoc(handed) : handed;
   const firstRank = q.targets.map((t) => {
@@ -81,8 +116,78 @@ export function scoreQuestion(q: EvalQuestion, handed: JudgedBlock[], options: {
     recallAt5: q.targets.length ? found(5) / q.targets.length : 0,
     mrr: best < Infinity ? 1 / best : 0,
     ndcg10: ideal > 0 ? dcg / ideal : 0,
+    contextPrecision: contextPrecision(handed, options.gold ?? targetRegions(q)),
     meanContextTokens: handed.reduce((s, b) => s + b.tokens, 0),
   };
+}
+
+/** Gold regions from the targets alone: answer spans, or whole documents (end = ∞). */
+function targetRegions(q: EvalQuestion): GoldRegion[] {
+  return q.targets.flatMap((t) => (t.spans ? t.spans.map((s) => ({ doc: t.doc, start: s.start, end: s.end })) : [{ doc: t.doc, start: 0, end: Infinity }]));
+}
+
+/** Characters of the blocks inside the union of the regions, over all characters of the blocks. */
+export function contextPrecision(blocks: readonly Pick<JudgedBlock, 'doc' | 'start' | 'end'>[], gold: readonly GoldRegion[]): number {
+  let total = 0;
+  let inside = 0;
+  for (const b of blocks) {
+    total += b.end - b.start;
+    // Regions of the block's document, merged so overlapping spans count once.
+    const rs = gold.filter((g) => g.doc === b.doc).sort((x, y) => x.start - y.start);
+    let covered = b.start;
+    for (const r of rs) {
+      const lo = Math.max(r.start, covered);
+      const hi = Math.min(r.end, b.end);
+      if (hi > lo) {
+        inside += hi - lo;
+        covered = hi;
+      }
+    }
+  }
+  return total > 0 ? inside / total : 0;
+}
+
+/**
+ * The gold regions of a question in a corpus: for each answer span, the whole sentence
+ * atoms it overlaps (the answer's sentence range), so precision does not punish a block for
+ * holding the rest of the answer's sentence. Targets without spans: the whole document.
+ */
+export function goldRegions(q: EvalQuestion, corpus: Corpus): GoldRegion[] {
+  const out: GoldRegion[] = [];
+  for (const t of q.targets) {
+    const d = corpus.docs.findIndex((doc) => doc.id === t.doc);
+    if (!t.spans || d < 0) {
+      out.push({ doc: t.doc, start: 0, end: Infinity });
+      continue;
+    }
+    for (const span of t.spans) {
+      let start = span.start;
+      let end = span.end;
+      for (let i = corpus.docStarts[d]!; i < corpus.docStarts[d + 1]!; i++) {
+        const s = corpus.sentences[i]!;
+        if (s.end > span.start && s.start < span.end) {
+          start = Math.min(start, s.start);
+          end = Math.max(end, s.end);
+        }
+      }
+      out.push({ doc: t.doc, start, end });
+    }
+  }
+  return out;
+}
+
+/** Each metric's mean's 95 % percentile-bootstrap interval, all metrics on the same resamples. */
+export function metricIntervals(per: readonly Metrics[], options: BootstrapOptions = {}): MetricIntervals {
+  const indices = resampleIndices(per.length, options);
+  const out = {} as MetricIntervals;
+  for (const k of METRIC_NAMES) {
+    const iv = bootstrapMean(
+      per.map((m) => m[k]),
+      { ...options, indices },
+    );
+    out[k] = { low: iv.low, high: iv.high };
+  }
+  return out;
 }
 
 /** For document-level judgements: keep each document's first block only, so ranks are document ranks. */

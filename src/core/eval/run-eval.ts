@@ -1,7 +1,10 @@
 import type { RetrievalEngine } from '../engine';
-import { STRATEGY_UNIT, retrievalParams, type RetrievalParams, type RetrieverName, type StrategyName } from '../retrieve/params';
+import { retrievalParams, type RetrievalParams, type UnitKind } from '../retrieve/params';
+import type { RetrieverName } from '../retrieve/retrievers';
+import { strategyOf, type StrategyName } from '../strategies/registry';
+import { DEFAULT_LEXICAL } from '../index/lexical-index';
 import type { EvalSet } from './dataset';
-import { judged, meanMetrics, scoreQuestion, type Metrics } from './metrics';
+import { goldRegions, judged, meanMetrics, metricIntervals, scoreQuestion, type MetricIntervals, type Metrics } from './metrics';
 
 export interface EvalRow {
   strategy: StrategyName;
@@ -9,6 +12,10 @@ export interface EvalRow {
   params: Record<string, unknown>;
   budgetTokens: number | null;
   metrics: Metrics;
+  /** 95 % bootstrap interval of each metric's mean (seeded); absent in runs saved before intervals. */
+  intervals?: MetricIntervals;
+  /** Every question's metrics, in the set's question order (for paired differences). */
+  perQuestion?: Metrics[];
 }
 
 export interface EvalProgress {
@@ -16,14 +23,14 @@ export interface EvalProgress {
   total: number;
 }
 
-/** The parameters that matter for a strategy, for reporting. */
+/** The parameters that matter for a strategy, for reporting: the retrieval's, the strategy's own (its report), headers. */
 export function strategyParams(s: StrategyName, p: RetrievalParams, engine: RetrievalEngine): Record<string, unknown> {
   const base: Record<string, unknown> = { retriever: p.retriever, topK: p.topK };
   if (p.retriever === 'hybrid') Object.assign(base, { rrfC: p.rrf.c, weights: p.rrf.weights });
-  if (s === 'window') Object.assign(base, { before: p.window.before, after: p.window.after, bySection: p.window.bySection });
-  if (s === 'automerge') Object.assign(base, { threshold: p.merge.threshold, levels: engine.structure.chunkLevels });
-  if (s === 'naive') Object.assign(base, { chunkTokens: engine.structure.naive.size, overlap: engine.structure.naive.overlap });
+  Object.assign(base, strategyOf(s).report?.(p, engine.structure));
   if (engine.structure.headers.enabled) base.headers = true;
+  // Which analyzer and BM25 variant produced the BM25 list (structure, but it changes the scores).
+  if (p.retriever !== 'vector') base.lexical = { ...(engine.structure.lexical ?? DEFAULT_LEXICAL) };
   return base;
 }
 
@@ -48,9 +55,10 @@ export async function evaluate(
   let done = 0;
   for (const q of set.questions) {
     const results = await engine.search(q.question, strategies, p);
+    const gold = goldRegions(q, engine.corpus);
     for (const r of results) {
       const blocks = judged(r.blocks, docIds);
-      per.get(r.strategy)!.push(scoreQuestion(q, blocks, { byDocument: docLevel }));
+      per.get(r.strategy)!.push(scoreQuestion(q, blocks, { byDocument: docLevel, gold }));
     }
     onProgress?.({ done: ++done, total: set.questions.length });
   }
@@ -60,10 +68,12 @@ export async function evaluate(
     params: strategyParams(s, p, engine),
     budgetTokens: p.budgetTokens,
     metrics: meanMetrics(per.get(s)!),
+    intervals: metricIntervals(per.get(s)!),
+    perQuestion: per.get(s)!,
   }));
 }
 
 /** Unit kinds the strategies need vectors for. */
-export function unitKinds(strategies: readonly StrategyName[]) {
-  return [...new Set(strategies.map((s) => STRATEGY_UNIT[s]))];
+export function unitKinds(strategies: readonly StrategyName[]): UnitKind[] {
+  return [...new Set(strategies.map((s) => strategyOf(s).unit))];
 }

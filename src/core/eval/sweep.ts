@@ -3,22 +3,25 @@
  * equal context budgets. Candidates are retrieved once per question, retriever and
  * fusion setting; every window size, merge threshold and budget then re-runs only the
  * cheap, pure block building — so a 36-point window grid costs little more than one run.
+ * What is swept for each strategy is its sweep axes (strategies/registry).
  */
 import type { RetrievalEngine } from '../engine';
-import { STRATEGIES, STRATEGY_UNIT, retrievalParams, type RetrievalParams, type RetrieverName, type StrategyName } from '../retrieve/params';
+import { retrievalParams, type RetrievalParams } from '../retrieve/params';
+import { RETRIEVERS, type RetrieverName } from '../retrieve/retrievers';
+import { BASELINE, PARAM_GROUPS, STRATEGIES, strategyOf, SWEEP_AXES, type StrategyName, type SweepAxisId, type SweepAxisValues } from '../strategies/registry';
+import type { SweepAxis } from '../strategies/types';
 import type { EvalSet } from './dataset';
-import { judged, meanMetrics, scoreQuestion, type Metrics } from './metrics';
+import { goldRegions, judged, meanMetrics, metricIntervals, scoreQuestion, type Metrics, type MetricName } from './metrics';
 import { strategyParams, type EvalRow } from './run-eval';
 
-export interface SweepSpec {
+export type { MetricName } from './metrics';
+
+/** What to sweep: strategies, retrievers, budgets, each sweep axis's values (`windows`, `thresholds`, …) and the RRF grid. */
+export type SweepSpec = {
   strategies: StrategyName[];
   retrievers: RetrieverName[];
   /** Context budgets in tokens; every point is measured at each. */
   budgets: number[];
-  /** Window sizes (before, after) for the window strategy. */
-  windows: { before: number; after: number }[];
-  /** Merge thresholds for auto-merging. */
-  thresholds: number[];
   /** RRF constants and BM25 weights (the vector weight is 1 − w) for hybrid retrieval. */
   rrfC: number[];
   bm25Weights: number[];
@@ -26,18 +29,21 @@ export interface SweepSpec {
   rerank: boolean[];
   /** Candidates retrieved per question (enough to fill the largest budget). */
   topK: number;
+} & SweepAxisValues;
+
+/** Each axis's default grid where `swept` says so, else the value `current` holds. */
+export function axisValues(swept: Partial<Record<SweepAxisId, boolean>>, current: RetrievalParams): SweepAxisValues {
+  const groups = current as unknown as Record<string, object | undefined>;
+  return Object.fromEntries(SWEEP_AXES.map((a) => [a.id, swept[a.id] ? a.grid() : [a.current(groups[a.group.key] ?? a.group.defaults)]])) as SweepAxisValues;
 }
 
 /** The issue's grid: windows 0–5 × 0–5, thresholds 0.1–0.9, RRF c × weights, at 256 and 512 tokens. */
 export function defaultSweep(partial: Partial<SweepSpec> = {}): SweepSpec {
-  const windows: { before: number; after: number }[] = [];
-  for (let b = 0; b <= 5; b++) for (let a = 0; a <= 5; a++) windows.push({ before: b, after: a });
   return {
     strategies: [...STRATEGIES],
-    retrievers: ['bm25', 'vector', 'hybrid'],
+    retrievers: [...RETRIEVERS],
     budgets: [256, 512],
-    windows,
-    thresholds: [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9],
+    ...(Object.fromEntries(SWEEP_AXES.map((a) => [a.id, a.grid()])) as SweepAxisValues),
     rrfC: [1, 10, 30, 60, 100],
     bm25Weights: [0, 0.25, 0.5, 0.75, 1],
     rerank: [false],
@@ -52,7 +58,7 @@ export interface SweepPoint extends EvalRow {
 }
 
 interface Accumulator {
-  row: Omit<SweepPoint, 'metrics'>;
+  row: Omit<SweepPoint, 'metrics' | 'intervals' | 'perQuestion'>;
   per: Metrics[];
 }
 
@@ -61,11 +67,14 @@ export interface SweepProgress {
   total: number;
 }
 
-/** The strategy-specific parameter points to try. */
+/** The strategy-specific parameter points to try: every combination of its axes' values. */
 function strategyPoints(s: StrategyName, spec: SweepSpec): Partial<RetrievalParams>[] {
-  if (s === 'window') return spec.windows.map((w) => ({ window: { ...w, bySection: false } }));
-  if (s === 'automerge') return spec.thresholds.map((t) => ({ merge: { threshold: t } }));
-  return [{}];
+  let points: Partial<RetrievalParams>[] = [{}];
+  for (const axis of strategyOf(s).axes as readonly SweepAxis<SweepAxisId>[]) {
+    const values = spec[axis.id] as unknown[];
+    points = points.flatMap((p) => values.map((v) => ({ ...p, [axis.group.key]: axis.apply(v) })));
+  }
+  return points;
 }
 
 /** The retrieval points (fusion settings) to try for a retriever. */
@@ -104,6 +113,7 @@ export async function sweep(
   let done = 0;
   for (const q of set.questions) {
     if (options.signal?.aborted) throw new DOMException('the sweep was cancelled', 'AbortError');
+    const gold = goldRegions(q, engine.corpus);
     for (const r of spec.retrievers) {
       for (const rp of retrievalPoints(r, spec)) {
         for (const rerank of spec.rerank) {
@@ -111,7 +121,7 @@ export async function sweep(
           // Candidates once per unit kind; every strategy point reuses them.
           const byKind = new Map<string, Awaited<ReturnType<RetrievalEngine['candidates']>>>();
           for (const s of spec.strategies) {
-            const kind = STRATEGY_UNIT[s];
+            const kind = strategyOf(s).unit;
             let c = byKind.get(kind);
             if (!c) byKind.set(kind, (c = await engine.candidates(q.question, kind, base)));
             for (const sp of strategyPoints(s, spec)) {
@@ -124,7 +134,7 @@ export async function sweep(
                   a = { row: { strategy: s, retriever: r, params: { ...strategyParams(s, p, engine), ...(rerank ? { rerank: true } : {}) }, budgetTokens: budget, rerank }, per: [] };
                   acc.set(key, a);
                 }
-                a.per.push(scoreQuestion(q, judged(blocks, docIds), { byDocument: docLevel }));
+                a.per.push(scoreQuestion(q, judged(blocks, docIds), { byDocument: docLevel, gold }));
               }
             }
           }
@@ -135,24 +145,26 @@ export async function sweep(
     // Yield now and then so a worker stays responsive (progress, cancel).
     if (done % 8 === 0) await new Promise((res) => setTimeout(res, 0));
   }
-  return [...acc.values()].map((a) => ({ ...a.row, metrics: meanMetrics(a.per) }));
+  return [...acc.values()].map((a) => ({ ...a.row, metrics: meanMetrics(a.per), intervals: metricIntervals(a.per), perQuestion: a.per }));
 }
-
-export type MetricName = keyof Metrics;
 
 /** The retrieval parameters of a sweep point (the inverse of strategyParams), to replay it. */
 export function pointParams(p: Pick<SweepPoint, 'strategy' | 'retriever' | 'params'>): Partial<RetrievalParams> {
-  const q = p.params as { topK?: number; before?: number; after?: number; bySection?: boolean; threshold?: number; rrfC?: number; weights?: { bm25: number; vector: number } };
+  const q = p.params as { topK?: number; rrfC?: number; weights?: { bm25: number; vector: number } };
+  const groups: Record<string, object> = {};
+  for (const g of PARAM_GROUPS) {
+    const v = g.fromReport?.(p.params);
+    if (v) groups[g.key] = v;
+  }
   return {
     retriever: p.retriever,
     ...(q.topK !== undefined ? { topK: q.topK } : {}),
-    ...(q.before !== undefined && q.after !== undefined ? { window: { before: q.before, after: q.after, bySection: Boolean(q.bySection) } } : {}),
-    ...(q.threshold !== undefined ? { merge: { threshold: q.threshold } } : {}),
+    ...(groups as Partial<RetrievalParams>),
     ...(q.rrfC !== undefined && q.weights ? { rrf: { c: q.rrfC, weights: q.weights } } : {}),
   };
 }
 
-/** The best point per (strategy, budget) by a metric, and its margin over the best naive point. */
+/** The best point per (strategy, budget) by a metric, and its margin over the baseline's best point. */
 export interface Recommendation {
   budgetTokens: number;
   metric: MetricName;
@@ -166,7 +178,7 @@ export interface Recommendation {
 
 /**
  * What the sweep says: per budget, the best strategy and parameters by `metric`, and how
- * far it is above the naive baseline's best point. Ties go to the cheaper context.
+ * far it is above the baseline's (naive chunks') best point. Ties go to the cheaper context.
  */
 export function recommend(points: SweepPoint[], metric: MetricName = 'answerInContext'): Recommendation[] {
   const budgets = [...new Set(points.map((p) => p.budgetTokens ?? 0))].sort((a, b) => a - b);
@@ -177,7 +189,7 @@ export function recommend(points: SweepPoint[], metric: MetricName = 'answerInCo
       .map((s) => [...at.filter((p) => p.strategy === s)].sort(better)[0]!)
       .sort(better);
     const best = byStrategy[0]!;
-    const baseline = byStrategy.find((p) => p.strategy === 'naive') ?? null;
+    const baseline = byStrategy.find((p) => p.strategy === BASELINE) ?? null;
     return { budgetTokens: budget, metric, best, baseline, margin: baseline ? best.metrics[metric] - baseline.metrics[metric] : null, byStrategy };
   });
 }

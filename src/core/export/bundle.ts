@@ -64,7 +64,7 @@ export async function exportBundle(engine: RetrievalEngine, options: ExportOptio
   });
   const [schema, data, functions] = SQL_FILES;
   files.push({ name: schema, bytes: encoder.encode(schemaSql(dim)) });
-  files.push({ name: data, bytes: encoder.encode(dataSql(tables, base)) });
+  files.push({ name: data, bytes: dataSql(tables, base) });
   files.push({ name: functions, bytes: encoder.encode(functionsSql()) });
   files.push({ name: GOLDEN, bytes: encoder.encode(JSON.stringify(golden)) });
   files.push(...frameworkFiles(base));

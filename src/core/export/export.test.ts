@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { setupNode, SHARED_DATA } from '../../node/setup';
-import { verifyInPglite } from '../../node/pglite-verify';
+import { createPglite, pgliteDatabase, verifyInPglite } from '../../node/pglite-verify';
 import { DocumentBuilder } from '../documents/builder';
 import type { Embedder } from '../embed/embedder';
 import { TransformersEmbedder } from '../embed/transformers-embedder';
@@ -19,7 +19,10 @@ import { splitCopyScript } from './copy-reader';
 import { BundleError, type BundleFile } from './format';
 import type { Golden } from './golden';
 import { importBundle } from './import';
+import { fromBase64 } from './bytes';
+import { splitCopyBytes } from './copy-reader';
 import { readParquet } from './parquet';
+import { loadBundleSql } from './verify';
 import { retrievalParams } from '../retrieve/params';
 
 const SQUAD = `${SHARED_DATA}/squad_en/squad-dev-v1.1.from-explorer.json`;
@@ -122,6 +125,68 @@ describe('export → PostgreSQL (PGlite + pgvector) → the golden run', () => {
     const sentences = parts[4]!;
     expect(sentences.kind === 'copy' && sentences.data.split('\n').length - 1).toBe(engine.corpus.sentences.length);
     expect(sql.match(/^\\\.$/gm)!.length).toBe(11);
+  });
+});
+
+describe('the vectors as text and bytes', () => {
+  const UNIT_KINDS = ['sentence', 'leaf', 'chunk'] as const;
+  const vectorOf = (kind: (typeof UNIT_KINDS)[number], unit: number) => {
+    const all = engine.exportVectors()[kind]!;
+    const dim = embedder.dim;
+    return all.subarray(unit * dim, (unit + 1) * dim);
+  };
+  const bytesOf = (f: Float32Array) => Buffer.from(f.buffer, f.byteOffset, f.byteLength);
+
+  it('PostgreSQL reads back every vector of data.sql as its very float32 bytes, loaded in small COPY pieces', async () => {
+    const db = await createPglite();
+    try {
+      const files = new Map(bundle.files.map((f) => [f.name, f.bytes]));
+      // 64 KB pieces: the data goes in as many COPY calls, as a 100k-sentence bundle's does.
+      await loadBundleSql(pgliteDatabase(db), files, 64 << 10);
+      const rows = (await db.query<{ kind: (typeof UNIT_KINDS)[number]; unit: number; e: number[] }>('SELECT kind, unit, embedding::real[] AS e FROM raglab.vectors ORDER BY kind, unit')).rows;
+      expect(rows.length).toBe(UNIT_KINDS.reduce((n, k) => n + engine.unitCount(k), 0));
+      for (const r of rows) expect(bytesOf(Float32Array.from(r.e)).equals(bytesOf(vectorOf(r.kind, r.unit))), `${r.kind} ${r.unit}`).toBe(true);
+      const counts = (await db.query<{ n: number }>('SELECT count(*)::integer AS n FROM raglab.sentences')).rows[0]!.n;
+      expect(counts).toBe(engine.corpus.sentences.length);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('the SQL text of each vector is the shortest that reads back: parsed, it is the same float32 bytes', () => {
+    const parts = splitCopyBytes(file(bundle.files, 'postgres/data.sql').bytes);
+    const block = parts.find((p) => p.kind === 'copy' && p.statement.startsWith('COPY raglab.vectors'))!;
+    const lines = new TextDecoder().decode(block.kind === 'copy' ? block.data : new Uint8Array()).split('\n').filter(Boolean);
+    expect(lines.length).toBeGreaterThan(0);
+    let chars = 0;
+    let values = 0;
+    for (const line of lines) {
+      const [kind, unit, text] = line.split('\t') as [(typeof UNIT_KINDS)[number], string, string];
+      const parsed = Float32Array.from(text.slice(1, -1).split(',').map(Number));
+      expect(bytesOf(parsed).equals(bytesOf(vectorOf(kind, Number(unit))))).toBe(true);
+      for (const t of text.slice(1, -1).split(',')) {
+        chars += t.length;
+        values++;
+        // No shorter text of the same value: one significant digit fewer no longer reads back.
+        const digits = t.replace(/^-/, '').replace(/e.*$/, '').replace('.', '').replace(/^0+/, '');
+        if (digits.length > 1) expect(Math.fround(Number(Number(t).toPrecision(digits.length - 1)))).not.toBe(Math.fround(Number(t)));
+      }
+    }
+    // Shorter than the 9 significant digits written before (about 12.6 characters a value).
+    expect(chars / values).toBeLessThan(11.5);
+  });
+
+  it('JSONL rows are the JSON of the row objects, and their vectors the same float32 bytes', () => {
+    const manifest = JSON.parse(new TextDecoder().decode(file(bundle.files, 'manifest.json').bytes));
+    for (const f of bundle.files.filter((x) => x.name.startsWith('jsonl/'))) {
+      const lines = new TextDecoder().decode(f.bytes).split('\n');
+      expect(lines.pop()).toBe('');
+      const table = f.name.slice('jsonl/'.length, -'.jsonl'.length);
+      expect(lines.length, f.name).toBe(manifest.tables[table].rows);
+      for (const line of lines) expect(JSON.stringify(JSON.parse(line))).toBe(line);
+    }
+    const vectors = new TextDecoder().decode(file(bundle.files, 'jsonl/vectors.jsonl').bytes).split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    for (const v of vectors) expect(Buffer.from(fromBase64(v.embedding)).equals(bytesOf(vectorOf(v.kind, v.unit)))).toBe(true);
   });
 });
 

@@ -151,8 +151,12 @@ export const TABLES: Record<TableName, ColumnSpec[]> = {
   ],
 };
 
-/** A table held column-wise: one array per column, all of the table's row count. */
-export type Columns = Record<string, unknown[]>;
+/**
+ * A table held column-wise: one array per column, all of the table's row count. Large
+ * integer columns may be typed arrays (off the JS heap: at 100k sentences the postings
+ * alone are millions of rows); readers only index them.
+ */
+export type Columns = Record<string, ArrayLike<unknown>>;
 
 export interface Table {
   name: TableName;

@@ -35,6 +35,7 @@ async function table(files: Map<string, Uint8Array>, manifest: Manifest, name: T
   return t;
 }
 
+/** A column of a table read from Parquet (readParquet gives plain arrays). */
 const col = <T>(t: Table, name: string) => t.columns[name] as T[];
 
 function structureKey(s: StructureParams): string {
@@ -163,10 +164,8 @@ export async function importBundle(bundle: BundleFile[], options: ImportOptions)
   const h = engine.hierarchy;
   const span = (i: number) => [col<number>(units, 'sent_start')[i]!, col<number>(units, 'sent_end')[i]!, col<number>(units, 'char_start')[i]!, col<number>(units, 'char_end')[i]!];
   // Bundle unit ranges are in the bundle's numbering: compare them relative to each document's first sentence.
-  const shiftOf = new Map(bundleDocs.filter((d) => addedIds.has(d.id)).map((d) => {
-    const ours = c.docStarts[c.docs.findIndex((x) => x.id === d.id)]!;
-    return [d.index, ours - col<number>(docs, 'sent_start')[bundleDocs.indexOf(d)]!] as const;
-  }));
+  const ourDoc = new Map(c.docs.map((d, i) => [d.id, i]));
+  const shiftOf = new Map(bundleDocs.flatMap((d, row) => (addedIds.has(d.id) ? [[d.index, c.docStarts[ourDoc.get(d.id)!]! - col<number>(docs, 'sent_start')[row]!] as const] : [])));
   const shift = (i: number) => shiftOf.get(col<number>(units, 'doc')[i]!)!;
   const rel = (i: number) => {
     const [a, b, cs, ce] = span(i);

@@ -124,7 +124,7 @@ export function buildManifest(input: ManifestInput): Omit<Manifest, 'files'> {
       storage: {
         parquet: 'FIXED_LEN_BYTE_ARRAY of dims*4 bytes: little-endian IEEE-754 float32, L2-normalised as the lab stores them',
         jsonl: 'base64 of the same little-endian float32 bytes',
-        postgres: `pgvector vector(${e?.dim ?? 'n'}), values written with 9 significant digits (exact float32 round trip)`,
+        postgres: `pgvector vector(${e?.dim ?? 'n'}), each value the shortest decimal that reads back to the same float32 (exact round trip)`,
       },
     },
     rrf: {

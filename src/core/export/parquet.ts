@@ -1,14 +1,16 @@
-import { parquetMetadata, parquetReadObjects } from 'hyparquet';
-import { parquetWriteBuffer } from 'hyparquet-writer';
-import { BundleError, TABLES, type ColumnSpec, type Columns, type Table, type TableName } from './format';
+import { parquetMetadata, parquetRead } from 'hyparquet';
+import { ByteWriter, parquetWrite } from 'hyparquet-writer';
+import { BundleError, TABLES, type ColumnSpec, type Table, type TableName } from './format';
 
 /**
  * Tables as Parquet with hyparquet-writer (one file per table, snappy) and back with
  * hyparquet. Vectors are FIXED_LEN_BYTE_ARRAY cells of dims×4 little-endian float32
- * bytes; int arrays and JSON are UTF-8 text (JSON).
+ * bytes, PLAIN and uncompressed: float bits do not compress (snappy saved < 0.1 % and
+ * made reading 5× slower), and min/max statistics of vectors mean nothing. Int arrays
+ * and JSON are UTF-8 text (JSON).
  */
 
-type SchemaElement = NonNullable<Parameters<typeof parquetWriteBuffer>[0]['schema']>[number];
+type SchemaElement = NonNullable<Parameters<typeof parquetWrite>[0]['schema']>[number];
 
 function schemaOf(spec: ColumnSpec, vectorBytes: number): SchemaElement {
   const repetition_type = spec.nullable ? 'OPTIONAL' : 'REQUIRED';
@@ -41,12 +43,22 @@ export function writeParquet(t: Table): Uint8Array {
   const vec = specs.find((s) => s.type === 'float32vec');
   const first = vec ? (t.columns[vec.name]?.[0] as Float32Array | undefined) : undefined;
   const vectorBytes = Math.max(4, (first?.length ?? 1) * 4);
-  const buf = parquetWriteBuffer({
-    columnData: specs.map((s) => ({ name: s.name, data: (t.columns[s.name] ?? []).map((v) => cell(s, v)) })),
+  // The writer's buffer doubles (copying) as it fills: a vector table starts at about its size.
+  const writer = new ByteWriter(vec ? Math.ceil(t.rows * vectorBytes * 1.01) + (1 << 20) : 1 << 16);
+  parquetWrite({
+    writer,
+    columnData: specs.map((s) => ({
+      name: s.name,
+      // Only int arrays and vectors change form; other columns go as they are (no copy).
+      data: (s.type === 'int[]' || s.type === 'float32vec' ? Array.from(t.columns[s.name] ?? [], (v) => cell(s, v)) : (t.columns[s.name] ?? [])) as unknown[],
+      ...(s.type === 'float32vec' ? { encoding: 'PLAIN' as const, codec: 'UNCOMPRESSED' as const, statistics: false } : {}),
+    })),
     schema: [{ name: 'root', num_children: specs.length }, ...specs.map((s) => schemaOf(s, vectorBytes))],
     createdBy: 'rag-context-lab (hyparquet-writer)',
   });
-  return new Uint8Array(buf);
+  const bytes = writer.getBytes();
+  // A view when it fills most of the buffer, else a copy of its own size.
+  return bytes.length >= 0.9 * bytes.buffer.byteLength ? bytes : bytes.slice();
 }
 
 /**
@@ -55,34 +67,51 @@ export function writeParquet(t: Table): Uint8Array {
  */
 export async function readParquet(name: TableName, path: string, bytes: Uint8Array, expectedBytes?: number): Promise<Table> {
   const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
-  let present: Set<string>;
+  let metadata: ReturnType<typeof parquetMetadata>;
   try {
-    present = new Set(parquetMetadata(file).schema.map((s) => s.name));
+    metadata = parquetMetadata(file);
   } catch (e) {
     if (expectedBytes !== undefined && bytes.length < expectedBytes) throw new BundleError(`${path} is truncated (${bytes.length} of ${expectedBytes} bytes)`);
     throw new BundleError(`${path} is corrupt: not a readable Parquet file (${(e as Error).message})`);
   }
+  const present = new Set(metadata.schema.map((s) => s.name));
   const specs = TABLES[name];
   for (const s of specs) if (!present.has(s.name)) throw new BundleError(`${path} has no column "${s.name}" (a ${name} table needs ${specs.map((x) => x.name).join(', ')})`);
-  let rows: Record<string, unknown>[];
+  const rows = Number(metadata.num_rows);
+  const columns: Record<string, unknown[]> = Object.fromEntries(specs.map((s) => [s.name, new Array(rows).fill(null)]));
+  const specOf = new Map(specs.map((s) => [s.name, s]));
   try {
-    rows = await parquetReadObjects({ file, columns: specs.map((s) => s.name) });
+    // Column by column (no row objects): a chunk is one column of one row group.
+    await parquetRead({
+      file,
+      metadata,
+      columns: specs.map((s) => s.name),
+      onChunk: ({ columnName, columnData, rowStart, rowEnd }) => {
+        const spec = specOf.get(columnName);
+        const col = columns[columnName];
+        if (!spec || !col) return;
+        for (let i = 0; i < rowEnd - rowStart; i++) col[rowStart + i] = value(spec, columnData[i]);
+      },
+    });
   } catch (e) {
     throw new BundleError(`${path} is corrupt: ${(e as Error).message}`);
   }
-  const columns: Columns = Object.fromEntries(specs.map((s) => [s.name, new Array(rows.length)]));
-  for (const s of specs) {
-    const col = columns[s.name]!;
-    rows.forEach((r, i) => {
-      const v = r[s.name];
-      if (v === null || v === undefined) col[i] = null;
-      else if (s.type === 'int[]') col[i] = JSON.parse(v as string);
-      else if (s.type === 'float32vec') {
-        const b = v as Uint8Array;
-        col[i] = new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
-      } else if (s.type === 'int') col[i] = Number(v);
-      else col[i] = v;
-    });
+  return { name, columns, rows };
+}
+
+/** A cell as the tables hold it. */
+function value(spec: ColumnSpec, v: unknown): unknown {
+  if (v === null || v === undefined) return null;
+  switch (spec.type) {
+    case 'int[]':
+      return JSON.parse(v as string);
+    case 'float32vec': {
+      const b = v as Uint8Array;
+      return new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
+    }
+    case 'int':
+      return Number(v);
+    default:
+      return v;
   }
-  return { name, columns, rows: rows.length };
 }

@@ -1,12 +1,12 @@
 import { BM25_PARAMS } from '../index/lexical-index';
-import { words } from '../segment/words';
 
 /**
  * The lab's BM25 index as plain postings, so any engine can score exactly as the lab
- * does. The units are tokenised as LexicalIndex tokenises them (Intl.Segmenter words of
- * the unit's text, header included, in its document's language); a unit's length is its
- * number of distinct terms and the mean length is MiniSearch's running mean, kept in the
- * same floating-point steps, so scores agree to the last bit where `ln` does.
+ * does. `tokensOf(id)` gives a unit's terms as LexicalIndex tokenises it (Intl.Segmenter
+ * words of the unit's text, header included, in its document's language: unit-words.ts);
+ * a unit's length is its number of distinct terms and the mean length is MiniSearch's
+ * running mean, kept in the same floating-point steps, so scores agree to the last bit
+ * where `ln` does.
  */
 export interface Postings {
   /** Terms in first-seen order; per term, its units ascending with their term frequency. */
@@ -16,12 +16,12 @@ export interface Postings {
   avgLength: number;
 }
 
-export function buildPostings(count: number, text: (id: number) => string, language: (id: number) => string): Postings {
+export function buildPostings(count: number, tokensOf: (id: number) => string[]): Postings {
   const terms = new Map<string, { units: number[]; tf: number[] }>();
   const lengths = new Int32Array(count);
   let avg = 0;
   for (let id = 0; id < count; id++) {
-    const tokens = words(text(id), language(id));
+    const tokens = tokensOf(id);
     // MiniSearch counts distinct tokens before dropping empty ones; it adds each non-empty one.
     lengths[id] = new Set(tokens).size;
     avg = (avg * id + lengths[id]!) / (id + 1);

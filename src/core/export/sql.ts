@@ -1,3 +1,5 @@
+import { Utf8Writer } from './bytes';
+import { writeFloat32 } from './float-text';
 import { TABLES, type ColumnSpec, type Table, type TableName } from './format';
 import type { Manifest } from './manifest';
 
@@ -59,36 +61,40 @@ function copyText(s: string): string {
   return s.replace(/[\\\n\r\t]/g, (c) => (c === '\\' ? '\\\\' : c === '\n' ? '\\n' : c === '\r' ? '\\r' : '\\t'));
 }
 
-/** A float32 written with 9 significant digits: strtof reads back the very same float. */
-function float32Text(x: number): string {
-  return Number.isInteger(x) ? String(x) : x.toPrecision(9);
-}
-
-function copyValue(spec: ColumnSpec, v: unknown): string {
-  if (v === null || v === undefined) return '\\N';
+/** COPY text of a cell, written as bytes. */
+function writeCopyValue(out: Utf8Writer, spec: ColumnSpec, v: unknown): void {
+  if (v === null || v === undefined) return out.ascii('\\N');
   switch (spec.type) {
     case 'bool':
-      return v ? 't' : 'f';
+      return out.byte(v ? 0x74 : 0x66); // t, f
     case 'int[]':
-      return `{${(v as number[]).join(',')}}`;
+      return out.ascii(`{${(v as number[]).join(',')}}`);
     case 'float32vec': {
+      // The shortest text that pgvector's strtof reads back to the same float32.
       const f = v as Float32Array;
-      const parts = new Array<string>(f.length);
-      for (let i = 0; i < f.length; i++) parts[i] = float32Text(f[i]!);
-      return `[${parts.join(',')}]`;
+      out.byte(0x5b); // [
+      for (let i = 0; i < f.length; i++) {
+        if (i) out.byte(0x2c); // ,
+        writeFloat32(out, f[i]!);
+      }
+      return out.byte(0x5d); // ]
     }
     case 'int':
     case 'double':
       // String(x) is the shortest text that reads back to the same double.
-      return String(v);
+      return Number.isInteger(v) ? out.int(v as number) : out.ascii(String(v));
     default:
-      return copyText(String(v));
+      return out.text(copyText(String(v)));
   }
 }
 
-/** The data: config rows, then one COPY … FROM stdin block per table, each ending in \. */
-export function dataSql(tables: Table[], manifest: Omit<Manifest, 'files'>): string {
-  const out: string[] = ['-- RAG Context Lab bundle: data (COPY blocks; psql -f loads them as they are)'];
+/**
+ * The data: config rows, then one COPY … FROM stdin block per table, each ending in \.
+ * Written row by row as bytes (bytes.ts): at 100k sentences it is far longer than a string can be.
+ */
+export function dataSql(tables: Table[], manifest: Omit<Manifest, 'files'>): Uint8Array {
+  const out = new Utf8Writer();
+  out.ascii('-- RAG Context Lab bundle: data (COPY blocks; psql -f loads them as they are)\n');
   const config: [string, unknown][] = [
     ['strategy', manifest.strategy],
     ['params', manifest.params],
@@ -96,18 +102,24 @@ export function dataSql(tables: Table[], manifest: Omit<Manifest, 'files'>): str
     ['embedding', manifest.embedding],
     ['lab', manifest.lab],
   ];
-  out.push('COPY raglab.config (key, value) FROM stdin;');
-  for (const [k, v] of config) out.push(`${k}\t${copyText(JSON.stringify(v))}`);
-  out.push('\\.');
+  out.ascii('COPY raglab.config (key, value) FROM stdin;\n');
+  for (const [k, v] of config) out.text(`${k}\t${copyText(JSON.stringify(v))}\n`);
+  out.ascii('\\.\n');
   for (const t of tables) {
     const specs = TABLES[t.name];
-    out.push(`COPY raglab.${t.name} (${specs.map((s) => quoteIdent(s.name)).join(', ')}) FROM stdin;`);
+    out.ascii(`COPY raglab.${t.name} (${specs.map((s) => quoteIdent(s.name)).join(', ')}) FROM stdin;\n`);
     const cols = specs.map((s) => t.columns[s.name]!);
-    for (let i = 0; i < t.rows; i++) out.push(specs.map((s, j) => copyValue(s, cols[j]![i])).join('\t'));
-    out.push('\\.');
+    for (let i = 0; i < t.rows; i++) {
+      for (let j = 0; j < specs.length; j++) {
+        if (j) out.byte(0x09); // tab
+        writeCopyValue(out, specs[j]!, cols[j]![i]);
+      }
+      out.byte(0x0a);
+    }
+    out.ascii('\\.\n');
   }
-  out.push('ANALYZE;');
-  return out.join('\n') + '\n';
+  out.ascii('ANALYZE;\n');
+  return out.bytes();
 }
 
 /**

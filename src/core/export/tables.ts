@@ -6,6 +6,7 @@ import { boundaryGroups, sectionPath } from '../structure/corpus';
 import { chunkHeader } from '../structure/headers';
 import type { Document, Sentence } from '../types';
 import { buildPostings } from './postings';
+import { UnitWords } from './unit-words';
 import { BundleError, type Table, type TableName } from './format';
 
 export const UNIT_KINDS: readonly UnitKind[] = ['sentence', 'leaf', 'chunk'];
@@ -13,7 +14,7 @@ export const UNIT_KINDS: readonly UnitKind[] = ['sentence', 'leaf', 'chunk'];
 /** Headers with the page field over more (section, page pair) rows than this are refused. */
 const MAX_HEADER_ROWS = 500_000;
 
-function table(name: TableName, columns: Record<string, unknown[]>): Table {
+function table(name: TableName, columns: Record<string, ArrayLike<unknown>>): Table {
   const rows = Object.values(columns)[0]?.length ?? 0;
   return { name, columns, rows };
 }
@@ -134,33 +135,46 @@ export function corpusTables(engine: RetrievalEngine, filters: MetadataFilter): 
   const headers = table('headers', headerRows(engine));
 
   // BM25: postings of the text each unit is indexed as (header included when headers are on).
-  const post: Record<string, unknown[]> = { kind: [], term: [], unit: [], tf: [] };
-  const lens: Record<string, unknown[]> = { kind: [], unit: [], length: [] };
-  const stats: Record<string, unknown[]> = { kind: [], units: [], avg_length: [], k1: [], b: [], delta: [] };
-  for (const kind of UNIT_KINDS) {
-    const count = engine.unitCount(kind);
-    const docOf = (id: number) => (kind === 'sentence' ? c.sentences[id]!.doc : kind === 'leaf' ? h.nodes[h.leaves[id]!]!.doc : engine.chunks[id]!.doc);
-    const p = buildPostings(count, (id) => engine.unitText(kind, id), (id) => c.docs[docOf(id)]!.language);
+  const unitWords = new UnitWords(c.docs);
+  const perKind = UNIT_KINDS.map((kind) => ({
+    kind,
+    p: buildPostings(engine.unitCount(kind), (id) => {
+      const [doc, start, end] = unitChars(engine, kind, id);
+      return unitWords.of(engine.unitText(kind, id), doc, start, end);
+    }),
+  }));
+  let rows = 0;
+  for (const { p } of perKind) for (const { units } of p.terms.values()) rows += units.length;
+  const post = { kind: new Array<string>(rows), term: new Array<string>(rows), unit: new Int32Array(rows), tf: new Int32Array(rows) };
+  let r = 0;
+  for (const { kind, p } of perKind) {
     for (const [term, { units: ids, tf }] of p.terms) {
-      ids.forEach((id, i) => {
-        post.kind!.push(kind);
-        post.term!.push(term);
-        post.unit!.push(id);
-        post.tf!.push(tf[i]);
-      });
+      for (let i = 0; i < ids.length; i++, r++) {
+        post.kind[r] = kind;
+        post.term[r] = term;
+        post.unit[r] = ids[i]!;
+        post.tf[r] = tf[i]!;
+      }
     }
-    p.lengths.forEach((len, id) => {
-      lens.kind!.push(kind);
-      lens.unit!.push(id);
-      lens.length!.push(len);
-    });
-    stats.kind!.push(kind);
-    stats.units!.push(count);
-    stats.avg_length!.push(p.avgLength);
-    stats.k1!.push(BM25_PARAMS.k);
-    stats.b!.push(BM25_PARAMS.b);
-    stats.delta!.push(BM25_PARAMS.d);
   }
+  const lengthRows = perKind.reduce((n, { p }) => n + p.units, 0);
+  const lens = { kind: new Array<string>(lengthRows), unit: new Int32Array(lengthRows), length: new Int32Array(lengthRows) };
+  r = 0;
+  for (const { kind, p } of perKind) {
+    for (let id = 0; id < p.units; id++, r++) {
+      lens.kind[r] = kind;
+      lens.unit[r] = id;
+      lens.length[r] = p.lengths[id]!;
+    }
+  }
+  const stats = {
+    kind: perKind.map(({ kind }) => kind),
+    units: perKind.map(({ p }) => p.units),
+    avg_length: perKind.map(({ p }) => p.avgLength),
+    k1: perKind.map(() => BM25_PARAMS.k),
+    b: perKind.map(() => BM25_PARAMS.b),
+    delta: perKind.map(() => BM25_PARAMS.d),
+  };
 
   const vec: Record<string, unknown[]> = { kind: [], unit: [], embedding: [] };
   const vectorKinds: UnitKind[] = [];
@@ -185,6 +199,21 @@ export function corpusTables(engine: RetrievalEngine, filters: MetadataFilter): 
     vectorKinds,
     dim,
   };
+}
+
+/** A unit's document and character span: its text is its header (if any) and that span. */
+export function unitChars(engine: RetrievalEngine, kind: UnitKind, id: number): [number, number, number] {
+  const c = engine.corpus;
+  if (kind === 'sentence') {
+    const s = c.sentences[id]!;
+    return [s.doc, s.start, s.end];
+  }
+  if (kind === 'leaf') {
+    const n = engine.hierarchy.nodes[engine.hierarchy.leaves[id]!]!;
+    return [n.doc, c.sentences[n.start]!.start, c.sentences[n.end - 1]!.end];
+  }
+  const ch = engine.chunks[id]!;
+  return [ch.doc, ch.start, ch.end];
 }
 
 /**

@@ -1,5 +1,5 @@
 import { METRIC_NAMES, type JudgedBlock, type Metrics } from '../eval/metrics';
-import { splitCopyScript } from './copy-reader';
+import { copyPieces, splitCopyBytes } from './copy-reader';
 import { BundleError, GOLDEN, MANIFEST, SQL_FILES, type BundleFile } from './format';
 import { SQL_STRATEGY_UNIT, runMetrics, textHash, type Golden, type GoldenBlock } from './golden';
 import { parseManifest, sha256 } from './manifest';
@@ -8,8 +8,8 @@ import { parseManifest, sha256 } from './manifest';
 export interface SqlDatabase {
   exec(sql: string): Promise<void>;
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
-  /** Runs `COPY table (cols) FROM …` with the block's rows (COPY text format) as input. */
-  copyFrom(statement: string, rows: string): Promise<void>;
+  /** Runs `COPY table (cols) FROM …` with rows of the block (COPY text format, UTF-8) as input. */
+  copyFrom(statement: string, rows: Uint8Array): Promise<void>;
 }
 
 export interface RunAgreement {
@@ -39,20 +39,22 @@ export interface VerifyReport {
 
 const decoder = new TextDecoder();
 
+/** A COPY block goes to the database in pieces of this many bytes at most (a whole block can be GBs). */
+export const COPY_PIECE_BYTES = 16 << 20;
+
 /** Loads the bundle's SQL (schema, COPY data, functions) into a database. */
-export async function loadBundleSql(db: SqlDatabase, files: Map<string, Uint8Array>): Promise<void> {
+export async function loadBundleSql(db: SqlDatabase, files: Map<string, Uint8Array>, copyPieceBytes = COPY_PIECE_BYTES): Promise<void> {
   for (const name of SQL_FILES) {
     const bytes = files.get(name);
     if (!bytes) throw new BundleError(`the bundle is incomplete: ${name} is missing`);
-    const text = decoder.decode(bytes);
     if (name.endsWith('functions.sql')) {
       // Function bodies hold semicolons: the file goes to the server whole.
-      await db.exec(text);
+      await db.exec(decoder.decode(bytes));
       continue;
     }
-    for (const part of splitCopyScript(text)) {
+    for (const part of splitCopyBytes(bytes)) {
       if (part.kind === 'sql') await db.exec(part.sql);
-      else await db.copyFrom(part.statement, part.data);
+      else for (const rows of copyPieces(part.data, copyPieceBytes)) await db.copyFrom(part.statement, rows);
     }
   }
 }

@@ -384,3 +384,65 @@ describe('LexicalIndex (BM25)', () => {
     expect(idx.search('zzzz', 5)).toEqual([]);
   });
 });
+
+describe('BM25 variants on a hand-computed 3-unit corpus', () => {
+  // Lengths in tokens 3, 2, 4 (mean 3); in distinct terms 2, 2, 2 (mean 2). N = 3.
+  const docs = ['apple banana apple', 'banana cherry', 'cherry cherry cherry date'];
+  const idf1 = Math.log(1 + (3 - 1 + 0.5) / (1 + 0.5)); // df 1: ln(8/3)
+  const idf2 = Math.log(1 + (3 - 2 + 0.5) / (2 + 0.5)); // df 2: ln(1.6)
+
+  it('Lucene BM25 (k1 0.9, b 0.4, length in tokens, plain sum over terms)', () => {
+    const idx = new LexicalIndex({ analyzer: 'words', bm25: 'lucene' });
+    idx.add(docs);
+    const norm = (len: number) => 0.9 * (1 - 0.4 + (0.4 * len) / 3);
+    const hits = idx.search('apple cherry', 10);
+    expect(hits.map((h) => h.id)).toEqual([0, 2, 1]);
+    expect(hits[0]!.score).toBeCloseTo((idf1 * 2) / (2 + norm(3)), 12); // 0.6764
+    expect(hits[1]!.score).toBeCloseTo((idf2 * 3) / (3 + norm(4)), 12); // 0.3507
+    expect(hits[2]!.score).toBeCloseTo((idf2 * 1) / (1 + norm(2)), 12); // 0.2640
+    const both = idx.search('banana cherry', 10);
+    expect(both.map((h) => h.id)).toEqual([1, 2, 0]);
+    // No matched-term multiplier: unit 1 is just the sum of its two terms.
+    expect(both[0]!.score).toBeCloseTo((2 * idf2) / (1 + norm(2)), 12);
+    expect(both[2]!.score).toBeCloseTo(idf2 / (1 + norm(3)), 12);
+  });
+
+  it("MiniSearch's BM25+ (k 1.2, b 0.7, δ 0.5, length in distinct terms, × terms matched)", () => {
+    const idx = new LexicalIndex();
+    idx.add(docs);
+    const plus = (tf: number) => 0.5 + (tf * 2.2) / (tf + 1.2 * (1 - 0.7 + (0.7 * 2) / 2));
+    const hits = idx.search('apple cherry', 10);
+    expect(hits.map((h) => h.id)).toEqual([0, 2, 1]);
+    expect(hits[0]!.score).toBeCloseTo(idf1 * plus(2), 12); // 1.8391
+    expect(hits[1]!.score).toBeCloseTo(idf2 * plus(3), 12);
+    expect(hits[2]!.score).toBeCloseTo(idf2 * plus(1), 12);
+    const both = idx.search('banana cherry', 10);
+    expect(both[0]).toEqual({ id: 1, score: expect.closeTo(2 * (2 * idf2 * plus(1)), 12) });
+    expect(idx.search('banana cherry', 10)).toEqual(idx.miniSearch('banana cherry', 10));
+  });
+
+  it('exposes its postings and token lengths, the same for both variants', () => {
+    for (const bm25 of ['bm25plus', 'lucene'] as const) {
+      const idx = new LexicalIndex({ analyzer: 'words', bm25 });
+      idx.add(docs);
+      expect([...idx.postings()]).toEqual([
+        ['apple', { units: [0], tf: [2] }],
+        ['banana', { units: [0, 1], tf: [1, 1] }],
+        ['cherry', { units: [1, 2], tf: [1, 3] }],
+        ['date', { units: [2], tf: [1] }],
+      ]);
+      expect([...idx.lengths()]).toEqual([3, 2, 4]);
+    }
+  });
+
+  it('with a stemming analyzer, "running" finds "runs" in both variants, and filters apply before k', () => {
+    for (const bm25 of ['bm25plus', 'lucene'] as const) {
+      const idx = new LexicalIndex({ analyzer: 'stem', bm25 });
+      idx.add(['She runs every morning.', 'The cat sleeps.', 'They ran a shop.', 'Running shoes.']);
+      // The shorter unit first.
+      expect(idx.search('running', 5).map((h) => h.id)).toEqual([3, 0]);
+      expect(idx.search('running', 1, (id) => id !== 3).map((h) => h.id)).toEqual([0]);
+      expect(new LexicalIndex({ analyzer: 'words', bm25 }).search('running', 5)).toEqual([]);
+    }
+  });
+});

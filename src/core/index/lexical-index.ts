@@ -1,5 +1,6 @@
 import MiniSearch from 'minisearch';
-import { words } from '../segment/words';
+import { analyze, type AnalyzerName } from './analyzer';
+import { TopK } from './top-k';
 import type { Allow, Hit } from './vector-index';
 
 /**
@@ -11,39 +12,134 @@ import type { Allow, Hit } from './vector-index';
 export const BM25_PARAMS = { k: 1.2, b: 0.7, d: 0.5 } as const;
 
 /**
- * BM25 over text units with MiniSearch, tokenised with Intl.Segmenter words (so Chinese
- * is split into words, not kept as whole clauses) and folded to lower case without
- * accents. One index per unit kind (sentences, leaves, chunks).
+ * Lucene's BM25 (BM25Similarity, as Anserini runs it): k1 0.9, b 0.4, document length in
+ * tokens, idf = ln(1 + (N − df + 0.5)/(df + 0.5)), a unit's score the plain sum over query
+ * terms of idf · tf / (tf + k1 · (1 − b + b · len/avgLen)) (Lucene 8+ drops the constant
+ * (k1 + 1) factor; the order is the same). Lengths are kept exact, not Lucene's one-byte norms.
+ */
+export const LUCENE_BM25_PARAMS = { k: 0.9, b: 0.4 } as const;
+
+/** `bm25plus`: MiniSearch's BM25+ (BM25_PARAMS); `lucene`: Lucene's BM25 (LUCENE_BM25_PARAMS). */
+export const BM25_VARIANTS = ['bm25plus', 'lucene'] as const;
+export type Bm25Variant = (typeof BM25_VARIANTS)[number];
+
+export function isBm25Variant(v: unknown): v is Bm25Variant {
+  return BM25_VARIANTS.includes(v as Bm25Variant);
+}
+
+/** How the lexical indexes analyse and score: an index-level choice (changing it rebuilds them, never the vectors). */
+export interface LexicalParams {
+  analyzer: AnalyzerName;
+  bm25: Bm25Variant;
+}
+
+/** Today's lexical model: the export's SQL reproduces exactly this. */
+export const DEFAULT_LEXICAL: LexicalParams = { analyzer: 'words', bm25: 'bm25plus' };
+
+export function lexicalKey(p: LexicalParams): string {
+  return `${p.analyzer}|${p.bm25}`;
+}
+
+/** "BM25+ · words", "Lucene BM25 · stem+stop": what is shown beside a BM25 score. */
+export function lexicalLabel(p: LexicalParams): string {
+  return `${p.bm25 === 'lucene' ? 'Lucene BM25' : 'BM25+'} · ${p.analyzer}`;
+}
+
+/** One term's postings: the units holding it, ascending, and its frequency in each. */
+export interface TermPostings {
+  units: number[];
+  tf: number[];
+}
+
+/**
+ * BM25 over text units, tokenised by an analyzer (analyzer.ts: Intl.Segmenter words, so
+ * Chinese is split into words, folded to lower case without accents, optionally stemmed
+ * and without stop words). One index per unit kind (sentences, leaves, chunks) and
+ * lexical parameters. BM25+ is MiniSearch's; Lucene's BM25 is scored here over the
+ * index's own postings, with lengths counted in tokens.
  */
 export class LexicalIndex {
-  private readonly mini: MiniSearch<{ id: number; text: string; lang: string }>;
+  readonly params: LexicalParams;
+  /** MiniSearch's BM25+ (only for that variant). */
+  private readonly mini: MiniSearch<{ id: number; text: string; lang: string }> | null;
   private count = 0;
   private language = 'en';
+  /** The terms of the unit being added, while MiniSearch asks for them. */
+  private adding: string[] | null = null;
+  /** The index's own postings and lengths in tokens (Lucene scoring, and postings()). */
+  private readonly terms = new Map<string, TermPostings>();
+  private tokenLengths = new Uint32Array(64);
+  private totalTokens = 0;
   /** Per-search accumulators, reused (only touched entries are reset). */
   private scratch = { score: new Float64Array(0), mask: new Uint32Array(0) };
 
-  constructor() {
-    this.mini = new MiniSearch({
-      fields: ['text'],
-      idField: 'id',
-      storeFields: [],
-      // Tokenised with the language of the unit being added (or of the query being run).
-      tokenize: (text) => words(text, this.language),
-      processTerm: (term) => term,
-      searchOptions: { bm25: { ...BM25_PARAMS }, prefix: false, fuzzy: false, combineWith: 'OR' },
-    });
+  constructor(params: LexicalParams = DEFAULT_LEXICAL) {
+    this.params = { ...params };
+    this.mini =
+      params.bm25 === 'bm25plus'
+        ? new MiniSearch({
+            fields: ['text'],
+            idField: 'id',
+            storeFields: [],
+            // A unit being added hands over its terms (analysed once for both postings); a query is analysed in its language.
+            tokenize: (text) => this.adding ?? analyze(text, this.language, this.params.analyzer),
+            processTerm: (term) => term,
+            searchOptions: { bm25: { ...BM25_PARAMS }, prefix: false, fuzzy: false, combineWith: 'OR' },
+          })
+        : null;
   }
 
   get size(): number {
     return this.count;
   }
 
+  /** The terms of a text as this index analyses it. */
+  analyze(text: string, language = 'en'): string[] {
+    return analyze(text, language, this.params.analyzer);
+  }
+
   /** Adds units with ids size … size+n-1, each tokenised for its own language. */
   add(texts: string[], languages: string[] | string = 'en'): void {
     texts.forEach((text, i) => {
       this.language = typeof languages === 'string' ? languages : (languages[i] ?? 'en');
-      this.mini.add({ id: this.count++, text, lang: this.language });
+      const id = this.count++;
+      const tokens = this.analyze(text, this.language);
+      this.adding = tokens;
+      try {
+        this.mini?.add({ id, text, lang: this.language });
+      } finally {
+        this.adding = null;
+      }
+      this.addPostings(id, tokens);
     });
+  }
+
+  private addPostings(id: number, tokens: string[]): void {
+    if (id >= this.tokenLengths.length) {
+      const grown = new Uint32Array(Math.max(64, this.tokenLengths.length * 2));
+      grown.set(this.tokenLengths);
+      this.tokenLengths = grown;
+    }
+    this.tokenLengths[id] = tokens.length;
+    this.totalTokens += tokens.length;
+    const tf = new Map<string, number>();
+    for (const t of tokens) tf.set(t, (tf.get(t) ?? 0) + 1);
+    for (const [t, n] of tf) {
+      let p = this.terms.get(t);
+      if (!p) this.terms.set(t, (p = { units: [], tf: [] }));
+      p.units.push(id);
+      p.tf.push(n);
+    }
+  }
+
+  /** Term → the units holding it (ascending) with its frequency: what an export or another engine scores from. */
+  postings(): ReadonlyMap<string, Readonly<TermPostings>> {
+    return this.terms;
+  }
+
+  /** Each unit's length in tokens (what Lucene's BM25 normalises by). */
+  lengths(): Uint32Array {
+    return this.tokenLengths.subarray(0, this.count);
   }
 
   /**
@@ -56,13 +152,47 @@ export class LexicalIndex {
   search(query: string, k: number, allow?: Allow, language = 'en'): Hit[] {
     this.language = language;
     if (!query.trim() || k <= 0) return [];
+    if (!this.mini) return this.luceneSearch(this.analyze(query, language), k, allow);
     return this.fastSearch(query, k, allow) ?? this.miniSearch(query, k, allow);
   }
 
-  /** MiniSearch's own search (the reference the fast path must equal). */
+  /** MiniSearch's own search (the reference the fast path must equal; BM25+ only). */
   miniSearch(query: string, k: number, allow?: Allow): Hit[] {
+    if (!this.mini) throw new Error('miniSearch is the BM25+ reference; this index scores with Lucene BM25');
     const results = this.mini.search(query, allow ? { filter: (r) => allow(r.id as number) } : {});
     return results.slice(0, k).map((r) => ({ id: r.id as number, score: r.score }));
+  }
+
+  /** Lucene's BM25 over the index's postings: every query term occurrence adds its score (a repeated term counts twice, as Anserini's boosts). */
+  private luceneSearch(terms: string[], k: number, allow?: Allow): Hit[] {
+    const { k: k1, b } = LUCENE_BM25_PARAMS;
+    const n = this.count;
+    if (!n) return [];
+    const avg = this.totalTokens / n;
+    if (this.scratch.score.length < n) this.scratch = { score: new Float64Array(n * 2), mask: new Uint32Array(n * 2) };
+    const { score: acc, mask } = this.scratch;
+    const touched: number[] = [];
+    for (const term of terms) {
+      const p = this.terms.get(term);
+      if (!p) continue;
+      const idf = Math.log(1 + (n - p.units.length + 0.5) / (p.units.length + 0.5));
+      for (let i = 0; i < p.units.length; i++) {
+        const u = p.units[i]!;
+        const tf = p.tf[i]!;
+        const s = (idf * tf) / (tf + k1 * (1 - b + (b * this.tokenLengths[u]!) / avg));
+        if (mask[u] === 0) {
+          mask[u] = 1;
+          touched.push(u);
+          acc[u] = s;
+        } else acc[u] = acc[u]! + s;
+      }
+    }
+    const top = new TopK(k, true);
+    for (const u of touched) {
+      mask[u] = 0;
+      if (!allow || allow(u)) top.push(u, acc[u]!);
+    }
+    return top.result();
   }
 
   private fastSearch(query: string, k: number, allow?: Allow): Hit[] | null {
@@ -70,7 +200,7 @@ export class LexicalIndex {
     const fieldId = m._fieldIds?.text;
     if (fieldId === undefined || !m._index || !m._fieldLength || !m._documentIds || !m._avgFieldLength) return null;
     // As MiniSearch: every query term in order (repeats count twice); quality counts distinct ones.
-    const terms = words(query, this.language).filter((t) => !!t);
+    const terms = this.analyze(query, this.language).filter((t) => !!t);
     const distinct = [...new Set(terms)];
     if (distinct.length > 30) return null; // matched terms are kept as bits of a 32-bit mask
     const { k: k1, b, d } = BM25_PARAMS;

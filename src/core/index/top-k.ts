@@ -2,16 +2,20 @@ import type { Hit } from './vector-index';
 
 /**
  * Keeps the k best hits with a min-heap: O(n log k) instead of sorting all n scores.
- * Ties are broken by the smaller id, so results are deterministic.
+ * Ties are broken by the smaller id, so results are deterministic. Scores are kept as
+ * float32 (what the vector index returns) unless `precise` asks for float64.
  */
 export class TopK {
   private readonly ids: Int32Array;
-  private readonly scores: Float32Array;
+  private readonly scores: Float32Array | Float64Array;
   private n = 0;
 
-  constructor(private readonly k: number) {
+  constructor(
+    private readonly k: number,
+    precise = false,
+  ) {
     this.ids = new Int32Array(Math.max(0, k));
-    this.scores = new Float32Array(Math.max(0, k));
+    this.scores = precise ? new Float64Array(Math.max(0, k)) : new Float32Array(Math.max(0, k));
   }
 
   /** Is (score, id) worse than the heap entry at i? */

@@ -5,6 +5,7 @@
  * product is the cosine. Weights are max(cos, 0) + 1e-6, so an orthogonal neighbour still
  * counts a little and the result is always defined.
  */
+import { TopK } from '../index/top-k';
 
 /** Dot product of row i of `data` with q. */
 export function rowDot(data: Float32Array, i: number, dim: number, q: Float32Array, qo = 0): number {
@@ -20,26 +21,14 @@ export function rowDot(data: Float32Array, i: number, dim: number, q: Float32Arr
  */
 export function nearestRows(data: Float32Array, dim: number, q: Float32Array, k: number, among: ArrayLike<number> | number, qo = 0): { ids: number[]; sims: number[] } {
   const n = typeof among === 'number' ? among : among.length;
-  const ids: number[] = [];
-  const sims: number[] = [];
+  const top = new TopK(Math.min(k, n), true);
   for (let r = 0; r < n; r++) {
     const id = typeof among === 'number' ? r : among[r]!;
     const s = rowDot(data, id, dim, q, qo);
-    if (ids.length === k && s <= sims[k - 1]!) continue;
-    let p = ids.length === k ? k - 1 : ids.length;
-    if (ids.length < k) {
-      ids.push(id);
-      sims.push(s);
-    }
-    while (p > 0 && sims[p - 1]! < s) {
-      ids[p] = ids[p - 1]!;
-      sims[p] = sims[p - 1]!;
-      p--;
-    }
-    ids[p] = id;
-    sims[p] = s;
+    if (s >= top.threshold) top.push(id, s);
   }
-  return { ids, sims };
+  const best = top.result();
+  return { ids: best.map((h) => h.id), sims: best.map((h) => h.score) };
 }
 
 /** Weighted mean of the neighbours' positions (xy: 2 values per row id). */

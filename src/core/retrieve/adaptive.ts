@@ -1,4 +1,5 @@
 import type { BlockCost, Candidate } from './candidates';
+import { commitMerge, planMerge, type RangeBlock } from './merge-ranges';
 
 export interface AdaptiveParams {
   /** A neighbour joins the window while its relevance is at least this. */
@@ -14,12 +15,7 @@ export const DEFAULT_ADAPTIVE: AdaptiveParams = { threshold: 0.3, maxBefore: 5, 
 /** Why a window stopped growing on one side. */
 export type StopReason = 'threshold' | 'edge' | 'budget' | 'max';
 
-export interface AdaptiveBlock {
-  start: number;
-  end: number;
-  hits: Candidate[];
-  score: number;
-  cost: number;
+export interface AdaptiveBlock extends RangeBlock {
   stopped: { before: StopReason; after: StopReason };
 }
 
@@ -83,17 +79,13 @@ export function adaptiveWindows(
       [start, end, current] = [s, e, next];
     }
     // Merge with blocks it now overlaps or touches in the same bound.
-    const merged = blocks.filter((b) => b.start <= end && start <= b.end && b.start >= lo && b.end <= hi);
-    if (merged.length) {
-      const keep = merged[0]!;
-      const s = Math.min(start, ...merged.map((m) => m.start));
-      const e = Math.max(end, ...merged.map((m) => m.end));
-      const c = cost(s, e);
-      const delta = c - merged.reduce((n, m) => n + m.cost, 0);
-      if (budget !== null && used + delta > budget) continue;
-      used += delta;
-      Object.assign(keep, { start: s, end: e, cost: c, hits: [...merged.flatMap((m) => m.hits), hit], score: Math.max(keep.score, hit.score) });
-      for (const m of merged.slice(1)) blocks.splice(blocks.indexOf(m), 1);
+    const plan = planMerge(blocks, start, end, lo, hi, cost);
+    if (plan.merged.length) {
+      if (budget !== null && used + plan.delta > budget) continue;
+      used += plan.delta;
+      // Unlike fixed windows, the kept block's own score meets the hit's.
+      const score = Math.max(plan.merged[0]!.score, hit.score);
+      commitMerge(blocks, plan, hit).score = score;
       continue;
     }
     used += current;

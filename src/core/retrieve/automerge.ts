@@ -27,35 +27,47 @@ export interface MergedNode {
  */
 export function autoMerge(tree: ChunkHierarchy, hits: Candidate[], params: MergeParams = DEFAULT_MERGE): MergedNode[] {
   if (!(params.threshold >= 0 && params.threshold <= 1)) throw new Error(`merge threshold must be in [0, 1], got ${params.threshold}`);
-  let current = new Map<number, MergedNode>();
-  for (const h of hits) if (!current.has(h.id)) current.set(h.id, { node: h.id, score: h.score, leaves: [h], merged: null });
-  for (let changed = true; changed; ) {
-    changed = false;
-    const byParent = new Map<number, MergedNode[]>();
-    for (const m of current.values()) {
-      const p = tree.nodes[m.node]!.parent;
-      if (p === null) continue;
-      const list = byParent.get(p);
-      if (list) list.push(m);
-      else byParent.set(p, [m]);
-    }
-    const next = new Map(current);
-    for (const [p, kids] of byParent) {
-      const all = tree.nodes[p]!.children.length;
-      if (kids.length / all > params.threshold) {
-        for (const k of kids) next.delete(k.node);
-        next.set(p, {
-          node: p,
-          score: kids.reduce((s, k) => s + k.score, 0) / kids.length,
-          leaves: kids.flatMap((k) => k.leaves).sort((a, b) => b.score - a.score),
-          merged: { children: kids.length, of: all, level: tree.nodes[p]!.level },
-        });
-        changed = true;
-      }
-    }
-    current = next;
+  const seen = new Set<number>();
+  let current: MergedNode[] = [];
+  for (const h of hits) {
+    if (seen.has(h.id)) continue;
+    seen.add(h.id);
+    current.push({ node: h.id, score: h.score, leaves: [h], merged: null });
   }
-  return [...current.values()].sort((a, b) => b.score - a.score);
+  for (let changed = true; changed; ) ({ nodes: current, changed } = mergeOnce(tree, current, params.threshold));
+  return current.sort((a, b) => b.score - a.score);
+}
+
+/**
+ * One merging pass over every level at once: each parent whose present children are
+ * strictly more than `threshold` of all its children replaces them, scored with their
+ * mean. The survivors keep their order and the new parents follow, in the order their
+ * first child appeared (as LlamaIndex's _get_parents_and_merge builds its list).
+ */
+export function mergeOnce(tree: ChunkHierarchy, nodes: readonly MergedNode[], threshold: number): { nodes: MergedNode[]; changed: boolean } {
+  const byParent = new Map<number, MergedNode[]>();
+  for (const m of nodes) {
+    const p = tree.nodes[m.node]!.parent;
+    if (p === null) continue;
+    const list = byParent.get(p);
+    if (list) list.push(m);
+    else byParent.set(p, [m]);
+  }
+  const gone = new Set<number>();
+  const parents: MergedNode[] = [];
+  for (const [p, kids] of byParent) {
+    const all = tree.nodes[p]!.children.length;
+    if (kids.length / all <= threshold) continue;
+    for (const k of kids) gone.add(k.node);
+    parents.push({
+      node: p,
+      score: kids.reduce((s, k) => s + k.score, 0) / kids.length,
+      leaves: kids.flatMap((k) => k.leaves).sort((a, b) => b.score - a.score),
+      merged: { children: kids.length, of: all, level: tree.nodes[p]!.level },
+    });
+  }
+  if (!parents.length) return { nodes: [...nodes], changed: false };
+  return { nodes: [...nodes.filter((m) => !gone.has(m.node)), ...parents], changed: true };
 }
 
 /**

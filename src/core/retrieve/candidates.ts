@@ -6,6 +6,8 @@ export interface Candidate {
   scores: Record<string, number>;
   fused?: number;
   rerank?: { score: number; before: number };
+  /** The lexical model behind a BM25 rank or score ("BM25+ · words"). */
+  lexical?: string;
 }
 
 /** Measures a block's context cost in tokens: its text plus its header, if any. */

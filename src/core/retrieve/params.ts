@@ -1,30 +1,22 @@
+import { PARAM_GROUPS, STRATEGY_LIST, strategyTitle, type StrategyName, type StrategyParamValues } from '../strategies/registry';
+import type { ParamField, ParamGroup } from '../strategies/types';
 import { DEFAULT_HEADERS, type HeaderParams } from '../structure/headers';
 import { DEFAULT_CHUNK_LEVELS } from '../structure/hierarchy';
 import { DEFAULT_NAIVE, type NaiveChunkParams } from '../structure/naive-chunks';
-import { DEFAULT_MERGE, type MergeParams } from './automerge';
+import { DEFAULT_LEXICAL, isBm25Variant, type LexicalParams } from '../index/lexical-index';
+import { isAnalyzer } from '../index/analyzer';
 import type { MetadataFilter } from './filters';
-import { DEFAULT_WINDOW, type WindowParams } from './window';
-import { DEFAULT_ADAPTIVE, type AdaptiveParams } from './adaptive';
-import { RSE_PRESETS, type RseParams } from './rse';
+import { isRetriever, type RetrieverName } from './retrievers';
 
-/** The strategies, each a column in the app and a row in an evaluation. */
-export const STRATEGIES = ['naive', 'sentence', 'window', 'automerge', 'adaptive', 'rse'] as const;
-export type StrategyName = (typeof STRATEGIES)[number];
-
-export const STRATEGY_LABELS: Record<StrategyName, string> = {
-  naive: 'Naive chunks (baseline)',
-  sentence: 'Sentence hits',
-  window: 'Sentence windows',
-  automerge: 'Auto-merged parents',
-  adaptive: 'Adaptive windows',
-  rse: 'Relevant segments (RSE)',
-};
+export { RETRIEVERS, RETRIEVER_NAMES, type RetrieverName } from './retrievers';
+export { STRATEGIES, type StrategyName } from '../strategies/registry';
 
 /** What each strategy retrieves before expanding or merging. */
 export type UnitKind = 'sentence' | 'leaf' | 'chunk';
-export const STRATEGY_UNIT: Record<StrategyName, UnitKind> = { naive: 'chunk', sentence: 'sentence', window: 'sentence', automerge: 'leaf', adaptive: 'sentence', rse: 'leaf' };
 
-export type RetrieverName = 'bm25' | 'vector' | 'hybrid';
+/** Each strategy's title (kept for callers that index by name; the registry is the source). */
+export const STRATEGY_LABELS = Object.fromEntries(STRATEGY_LIST.map((s) => [s.name, strategyTitle(s.name)])) as Record<StrategyName, string>;
+export const STRATEGY_UNIT = Object.fromEntries(STRATEGY_LIST.map((s) => [s.name, s.unit])) as Record<StrategyName, UnitKind>;
 
 /**
  * Parameters that change what is embedded or indexed: changing them means new vectors
@@ -37,39 +29,44 @@ export interface StructureParams {
   sectionLevel: number;
   naive: NaiveChunkParams;
   headers: HeaderParams;
+  /** How BM25 analyses and scores (changing it rebuilds only the lexical indexes). */
+  lexical: LexicalParams;
 }
 
-/** Retrieval-only parameters: changing them re-runs retrieval in milliseconds, never re-embeds. */
-export interface RetrievalParams {
+/** Retrieval parameters every strategy shares: how candidates are found, and the budget. */
+export interface CommonRetrievalParams {
   retriever: RetrieverName;
   /** Units retrieved before expansion; also the number of blocks shown without a budget. */
   topK: number;
   /** Context budget in tokens (headers included), or null for no budget. */
   budgetTokens: number | null;
-  window: WindowParams & { bySection: boolean };
-  merge: MergeParams;
-  adaptive: AdaptiveParams;
-  rse: RseParams;
   rrf: { c: number; weights: { bm25: number; vector: number } };
   rerank: { enabled: boolean; topN: number };
   filters: MetadataFilter;
 }
+
+/**
+ * Retrieval-only parameters: changing them re-runs retrieval in milliseconds, never
+ * re-embeds. Besides the common ones, each strategy's parameter groups (`window`,
+ * `merge`, …) as the strategies declare them.
+ */
+export type RetrievalParams = CommonRetrievalParams & StrategyParamValues;
 
 export const DEFAULT_STRUCTURE: StructureParams = {
   chunkLevels: [...DEFAULT_CHUNK_LEVELS],
   sectionLevel: 3,
   naive: { ...DEFAULT_NAIVE },
   headers: { ...DEFAULT_HEADERS, fields: [] },
+  lexical: { ...DEFAULT_LEXICAL },
 };
+
+const groupDefaults = () => Object.fromEntries(PARAM_GROUPS.map((g) => [g.key, structuredClone(g.defaults)])) as StrategyParamValues;
 
 export const DEFAULT_RETRIEVAL: RetrievalParams = {
   retriever: 'hybrid',
   topK: 10,
   budgetTokens: null,
-  window: { ...DEFAULT_WINDOW, bySection: false },
-  merge: { ...DEFAULT_MERGE },
-  adaptive: { ...DEFAULT_ADAPTIVE },
-  rse: { ...RSE_PRESETS.balanced },
+  ...groupDefaults(),
   rrf: { c: 60, weights: { bm25: 0.5, vector: 0.5 } },
   rerank: { enabled: false, topN: 20 },
   filters: {},
@@ -83,39 +80,45 @@ function finite(name: string, v: number, min = 0, max = Infinity): void {
   if (!Number.isFinite(v) || v < min || v > max) throw new RangeError(`${name} must be a number in [${min}, ${max === Infinity ? '∞' : max}], got ${v}`);
 }
 
+/** Checks one field of a strategy's parameter group against its declared range. */
+export function validateField(name: string, f: ParamField, v: unknown): void {
+  if (f.kind === 'int') wholeNumber(name, v as number, f.min);
+  else if (f.kind === 'real') finite(name, v as number, f.min, f.max);
+  else if (f.kind === 'choice' && !f.values.includes(v as string)) throw new RangeError(`${name} must be ${f.values.join(' or ')}`);
+}
+
+/**
+ * A strategy parameter group's value inside retrieval parameters, as a plain record to read
+ * or set field by field; parameters saved before the group existed get its defaults.
+ */
+export function groupValue(p: RetrievalParams, g: ParamGroup): Record<string, unknown> {
+  const record = p as unknown as Record<string, Record<string, unknown>>;
+  return (record[g.key] ??= structuredClone(g.defaults));
+}
+
 /** Throws a RangeError naming the first invalid field (callers clamp user input before). */
 export function validateRetrieval(p: RetrievalParams): void {
-  if (!['bm25', 'vector', 'hybrid'].includes(p.retriever)) throw new RangeError(`unknown retriever ${p.retriever}`);
+  if (!isRetriever(p.retriever)) throw new RangeError(`unknown retriever ${p.retriever}`);
   wholeNumber('topK', p.topK);
   if (p.budgetTokens !== null) finite('budgetTokens', p.budgetTokens);
-  wholeNumber('window.before', p.window.before);
-  wholeNumber('window.after', p.window.after);
-  finite('merge.threshold', p.merge.threshold, 0, 1);
-  finite('adaptive.threshold', p.adaptive.threshold, -1, 1);
-  wholeNumber('adaptive.maxBefore', p.adaptive.maxBefore);
-  wholeNumber('adaptive.maxAfter', p.adaptive.maxAfter);
-  if (p.adaptive.policy !== 'query' && p.adaptive.policy !== 'query+hit') throw new RangeError(`adaptive.policy must be query or query+hit`);
-  wholeNumber('rse.maxLength', p.rse.maxLength, 1);
-  wholeNumber('rse.overallMaxLength', p.rse.overallMaxLength, 1);
-  finite('rse.minimumValue', p.rse.minimumValue, -1e6);
-  finite('rse.irrelevantChunkPenalty', p.rse.irrelevantChunkPenalty);
-  finite('rse.decayRate', p.rse.decayRate, 1e-9);
-  wholeNumber('rse.topKForDocumentSelection', p.rse.topKForDocumentSelection, 1);
+  for (const g of PARAM_GROUPS) {
+    const value = (p as unknown as Record<string, Record<string, unknown> | undefined>)[g.key] ?? {};
+    for (const f of g.fields) validateField(`${g.key}.${f.key}`, f, value[f.key]);
+  }
   finite('rrf.c', p.rrf.c);
   finite('rrf.weights.bm25', p.rrf.weights.bm25);
   finite('rrf.weights.vector', p.rrf.weights.vector);
   wholeNumber('rerank.topN', p.rerank.topN, 1);
 }
 
-/** Fills defaults and validates. */
+/** Fills defaults (each group field by field) and validates. */
 export function retrievalParams(p: Partial<RetrievalParams> = {}): RetrievalParams {
+  const given = p as Record<string, unknown>;
+  const groups = Object.fromEntries(PARAM_GROUPS.map((g) => [g.key, { ...g.defaults, ...(given[g.key] as object | undefined) }])) as StrategyParamValues;
   const out: RetrievalParams = {
     ...DEFAULT_RETRIEVAL,
     ...p,
-    window: { ...DEFAULT_RETRIEVAL.window, ...p.window },
-    merge: { ...DEFAULT_RETRIEVAL.merge, ...p.merge },
-    adaptive: { ...DEFAULT_RETRIEVAL.adaptive, ...p.adaptive },
-    rse: { ...DEFAULT_RETRIEVAL.rse, ...p.rse },
+    ...groups,
     rrf: { ...DEFAULT_RETRIEVAL.rrf, ...p.rrf, weights: { ...DEFAULT_RETRIEVAL.rrf.weights, ...p.rrf?.weights } },
     rerank: { ...DEFAULT_RETRIEVAL.rerank, ...p.rerank },
     filters: { ...p.filters },
@@ -131,5 +134,13 @@ export function structureParams(p: Partial<StructureParams> = {}): StructurePara
     chunkLevels: [...(p.chunkLevels ?? DEFAULT_STRUCTURE.chunkLevels)],
     naive: { ...DEFAULT_STRUCTURE.naive, ...p.naive },
     headers: { ...DEFAULT_STRUCTURE.headers, ...p.headers, fields: [...(p.headers?.fields ?? [])] },
+    lexical: validLexical({ ...DEFAULT_STRUCTURE.lexical, ...p.lexical }),
   };
+}
+
+/** Throws a RangeError for an unknown analyzer or BM25 variant. */
+export function validLexical(l: LexicalParams): LexicalParams {
+  if (!isAnalyzer(l.analyzer)) throw new RangeError(`unknown analyzer ${l.analyzer}`);
+  if (!isBm25Variant(l.bm25)) throw new RangeError(`unknown BM25 variant ${l.bm25}`);
+  return l;
 }

@@ -1,4 +1,5 @@
 import type { Candidate, BlockCost } from './candidates';
+import { commitMerge, planMerge, type RangeBlock } from './merge-ranges';
 
 export interface WindowParams {
   /** Sentences kept before and after each hit. Default 3 and 3. */
@@ -9,14 +10,7 @@ export interface WindowParams {
 export const DEFAULT_WINDOW: WindowParams = { before: 3, after: 3 };
 
 /** A window block as a sentence range, before it becomes a ContextBlock. */
-export interface WindowBlock {
-  start: number;
-  end: number;
-  /** The hits inside, best first. */
-  hits: Candidate[];
-  score: number;
-  /** Total cost counted against the budget. */
-  cost: number;
+export interface WindowBlock extends RangeBlock {
   shrunk: boolean;
 }
 
@@ -63,37 +57,23 @@ export function expandWindows(
     // What the bounds allow: shrinking below this is for the budget, and the steps stay few.
     const maxB = Math.min(params.before, hit.id - lo);
     const maxA = Math.min(params.after, hi - 1 - hit.id);
-    let placed = false;
     for (const [b, a] of shrinkSteps(maxB, maxA)) {
-      let start = Math.max(lo, hit.id - b);
-      let end = Math.min(hi, hit.id + a + 1);
       // Everything it overlaps or touches inside the same bound merges with it.
-      const merged = blocks.filter((x) => x.start <= end && start <= x.end && x.start >= lo && x.end <= hi);
-      for (const m of merged) {
-        start = Math.min(start, m.start);
-        end = Math.max(end, m.end);
-      }
-      const newCost = cost(start, end);
-      const delta = newCost - merged.reduce((s, m) => s + m.cost, 0);
-      if (budget !== null && used + delta > budget) continue;
-      used += delta;
+      const plan = planMerge(blocks, Math.max(lo, hit.id - b), Math.min(hi, hit.id + a + 1), lo, hi, cost);
+      if (budget !== null && used + plan.delta > budget) continue;
+      used += plan.delta;
       const shrunk = b < maxB || a < maxA;
-      if (merged.length === 0) {
-        blocks.push({ start, end, hits: [hit], score: hit.score, cost: newCost, shrunk });
+      if (plan.merged.length === 0) {
+        blocks.push({ start: plan.start, end: plan.end, hits: [hit], score: hit.score, cost: plan.cost, shrunk });
       } else {
-        const keep = merged[0]!; // the earliest (best-ranked) block keeps its place
-        keep.start = start;
-        keep.end = end;
-        keep.cost = newCost;
-        keep.hits = [...merged.flatMap((m) => m.hits), hit];
-        keep.score = Math.max(...merged.map((m) => m.score), hit.score);
-        keep.shrunk = merged.some((m) => m.shrunk) || shrunk;
-        for (const m of merged.slice(1)) blocks.splice(blocks.indexOf(m), 1);
+        // A merged window ranks with its best hit.
+        const score = Math.max(...plan.merged.map((m) => m.score), hit.score);
+        const keep = commitMerge(blocks, plan, hit);
+        keep.score = score;
+        keep.shrunk = plan.merged.some((m) => m.shrunk) || shrunk;
       }
-      placed = true;
       break;
     }
-    if (!placed) continue;
   }
   return blocks;
 }

@@ -24,6 +24,27 @@ export interface Segment {
  */
 export const SEGMENT_WINDOW = 2048;
 
+/**
+ * ICU versions disagree on a '.' or ':' between letters: Node 20 keeps "U.S", "e.g",
+ * "Amazon.com" and "NTL:Telewest" as one word, Chromium breaks there. Words feed BM25 terms
+ * and naive chunk cuts, so a corpus split in Node (the CLI) and in the page must agree:
+ * such a word is always split, as Chromium does. Digits ("3.14") are left to ICU, which agrees.
+ */
+const MID_WORD_STOP = /\p{L}[.:]\p{L}/u;
+
+function* splitAtStops(word: string, index: number): Generator<Segment> {
+  let from = 0;
+  for (let i = 1; i < word.length - 1; i++) {
+    const c = word[i]!;
+    if ((c === '.' || c === ':') && /\p{L}/u.test(word[i - 1]!) && /\p{L}/u.test(word[i + 1]!)) {
+      yield { segment: word.slice(from, i), index: index + from, isWordLike: true };
+      yield { segment: c, index: index + i, isWordLike: false };
+      from = i + 1;
+    }
+  }
+  yield { segment: word.slice(from), index: index + from, isWordLike: true };
+}
+
 /** The last whitespace in text[from, to), or -1. */
 function lastSpace(text: string, from: number, to: number): number {
   for (let i = to - 1; i >= from; i--) if (/\s/.test(text[i]!)) return i + 1;
@@ -52,7 +73,10 @@ export function* segments(text: string, start: number, end: number, language: st
       pos += last.index;
       continue;
     }
-    for (const p of parts) yield { segment: p.segment, index: pos + p.index, isWordLike: p.isWordLike };
+    for (const p of parts) {
+      if (granularity === 'word' && p.isWordLike && MID_WORD_STOP.test(p.segment)) yield* splitAtStops(p.segment, pos + p.index);
+      else yield { segment: p.segment, index: pos + p.index, isWordLike: p.isWordLike };
+    }
     pos = stop;
   }
 }

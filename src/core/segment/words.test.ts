@@ -148,3 +148,11 @@ describe('detectLanguage', () => {
     expect(detectLanguage('12345 67890 ...', 'xx')).toBe('xx');
   });
 });
+
+describe('words agree across ICU versions', () => {
+  it('a "." or ":" between letters splits the word, as Chromium does (Node 20 keeps it whole)', () => {
+    expect(words('The U.S. team, e.g. Amazon.com and NTL:Telewest, scored 3.14 points.')).toEqual([
+      'the', 'u', 's', 'team', 'e', 'g', 'amazon', 'com', 'and', 'ntl', 'telewest', 'scored', '3.14', 'points',
+    ]);
+  });
+});

@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import { addFiles, addText, cancelIndexing, clearCorpus, dismissProblems, loadSampleCorpus, retryFailed, setEmbedding } from '../../state/controller';
 import { useCorpus } from '../../state/stores';
+import { BundleImport } from './BundleImport';
 import { DocumentList } from './DocumentList';
 
-const ACCEPT = '.pdf,.md,.markdown,.txt,.text,.html,.htm';
+const ACCEPT = '.pdf,.md,.markdown,.txt,.text,.html,.htm,.zip';
 
 /** Where documents come in: drop, pick, paste, or the sample corpus. */
 export function CorpusPanel() {
@@ -31,7 +32,7 @@ export function CorpusPanel() {
           void addFiles([...e.dataTransfer.files]);
         }}
       >
-        <p>Drop PDF, Markdown, text or HTML files here</p>
+        <p>Drop PDF, Markdown, text or HTML files here, or a bundle (.zip) exported by this lab</p>
         <label className="button">
           Choose files
           <input type="file" multiple accept={ACCEPT} hidden onChange={(e) => (void addFiles([...(e.target.files ?? [])]), (e.target.value = ''))} />
@@ -50,6 +51,7 @@ export function CorpusPanel() {
           Add pasted text
         </button>
       </details>
+      <BundleImport />
       {(indexing || embedding?.running) && (
         <button type="button" className="cancel" onClick={cancelIndexing}>
           {indexing ? 'Cancel indexing' : 'Pause embedding'}

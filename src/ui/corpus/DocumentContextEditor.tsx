@@ -1,150 +1,35 @@
-import type { ChatMessage } from '../../core/generate/openai';
-import { useEffect, useId, useRef, useState } from 'react';
-import { ApproxTokenCounter } from '../../core/segment/tokens';
-import { cleanSummary, cleanTitle, summaryMessages, titleMessages, TITLE_MAX_CONTENT_TOKENS } from '../../core/generate/doc-context';
-import { getDocumentText, setDocumentContext } from '../../state/controller';
+import { useEffect, useId } from 'react';
+import { editDraft, openDraft, saveContext, saveDraft, savedDraft, stopDraft, syncDraft, useDocContext, writeDraft } from '../../state/doc-context';
 import { useGeneration } from '../../state/generation';
 import { useView } from '../../state/stores';
-import type { DocumentContext } from '../../core/types';
 import type { DocSummary } from '../../worker/protocol';
 import './doc-context.css';
 
-/** Tokens of the generator's context kept for the prompt's instructions and the reply. */
-const RESERVED_TOKENS = 600;
-const TITLE_REPLY_TOKENS = 64;
-const SUMMARY_REPLY_TOKENS = 160;
-/**
- * Approx: the Generator interface has no synchronous tokenizer (an endpoint's is not in the
- * browser at all), so the document text is cut with the approximate counter; RESERVED_TOKENS
- * leaves room for its error.
- */
-const approx = new ApproxTokenCounter();
-
-type Phase = 'idle' | 'reading' | 'title' | 'summary' | 'saving';
-
-function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
-
 /**
  * A document's title and summary for contextual headers (dsRAG's AutoContext): shown, written
- * by the chosen generator (streamed into the fields, editable), saved or dropped. Everything
- * here — document text and LLM output — is rendered as text only.
+ * by the chosen generator (streamed into the fields, editable), saved or dropped — the
+ * writing and saving live in state/doc-context.ts. Everything here — document text and LLM
+ * output — is rendered as text only.
  */
 export function DocumentContextEditor({ doc }: { doc: DocSummary }) {
   const ids = useId();
   const generator = useGeneration((s) => s.generator);
   const headers = useView((s) => s.view.structure.headers);
   const context = doc.context;
-  const [title, setTitle] = useState(context?.title ?? '');
-  const [summary, setSummary] = useState(context?.summary ?? '');
-  /** The generator whose text is in the fields, while the user has not changed it. */
-  const [writtenBy, setWrittenBy] = useState<string | null>(null);
-  const [phase, setPhase] = useState<Phase>('idle');
-  const [error, setError] = useState<string | null>(null);
-  const [note, setNote] = useState<string | null>(null);
-  const abort = useRef<AbortController | null>(null);
+  const { title, summary, phase, error, note } = useDocContext((s) => s[doc.id]) ?? savedDraft(context);
 
-  // A saved (or dropped) context replaces the fields, unless the user is writing.
-  const savedKey = `${context?.title ?? ''}\u0000${context?.summary ?? ''}\u0000${context?.by ?? ''}`;
   useEffect(() => {
-    if (abort.current) return;
-    setTitle(context?.title ?? '');
-    setSummary(context?.summary ?? '');
-    setWrittenBy(null);
-  }, [savedKey]);
+    openDraft(doc.id, context);
+    return () => stopDraft(doc.id);
+  }, [doc.id]);
 
-  useEffect(() => () => abort.current?.abort(), []);
+  // A saved (or dropped) context replaces the fields, unless the generator is writing.
+  const savedKey = `${context?.title ?? ''}\u0000${context?.summary ?? ''}\u0000${context?.by ?? ''}`;
+  useEffect(() => syncDraft(doc.id, context), [savedKey]);
 
   const busy = phase !== 'idle';
   const writing = phase === 'reading' || phase === 'title' || phase === 'summary';
   const dirty = title.trim() !== (context?.title ?? '') || summary.trim() !== (context?.summary ?? '');
-
-  async function write(): Promise<void> {
-    const g = useGeneration.getState().generator;
-    if (!g || busy) return;
-    const ctrl = new AbortController();
-    abort.current = ctrl;
-    setError(null);
-    setNote(null);
-    setWrittenBy(null);
-    try {
-      setPhase('reading');
-      const text = await getDocumentText(doc.id);
-      const maxTokens = Math.min(TITLE_MAX_CONTENT_TOKENS, g.contextTokens - RESERVED_TOKENS);
-      if (maxTokens < 100) throw new Error(`${g.label} has a context of ${g.contextTokens} tokens: too small to read the document.`);
-      const options = { counter: approx, maxTokens, language: doc.language };
-
-      setPhase('title');
-      setTitle('');
-      setSummary('');
-      // Streams a reply into a field as it is written.
-      const streamInto = (messages: ChatMessage[], maxTokens: number, set: (text: string) => void) => {
-        let raw = '';
-        return g.stream(messages, {
-          maxTokens,
-          temperature: 0,
-          signal: ctrl.signal,
-          onToken: (piece) => {
-            raw += piece;
-            set(raw);
-          },
-        });
-      };
-      const t = await streamInto(titleMessages(text, options), TITLE_REPLY_TOKENS, setTitle);
-      const newTitle = t.stopped ? t.text.trim() : cleanTitle(t.text);
-      setTitle(newTitle);
-      if (t.stopped) {
-        setNote('Stopped: the fields hold what was written so far.');
-        return;
-      }
-      if (!newTitle) throw new Error(`${g.label} gave no title.`);
-
-      setPhase('summary');
-      const s = await streamInto(summaryMessages(text, newTitle, options), SUMMARY_REPLY_TOKENS, setSummary);
-      const newSummary = s.stopped ? s.text.trim() : cleanSummary(s.text);
-      setSummary(newSummary);
-      if (s.stopped) {
-        setNote('Stopped: the fields hold what was written so far.');
-        return;
-      }
-      setWrittenBy(g.label);
-      setNote(
-        s.finishReason === 'length'
-          ? 'The summary was cut at its token limit: check it before saving.'
-          : 'Written: check and edit the fields, then save to use them in headers.',
-      );
-    } catch (e) {
-      setError(errorText(e));
-    } finally {
-      abort.current = null;
-      setPhase('idle');
-    }
-  }
-
-  async function save(next: DocumentContext | null): Promise<void> {
-    setError(null);
-    setNote(null);
-    setPhase('saving');
-    try {
-      await setDocumentContext(doc.id, next);
-      setNote(next ? 'Saved: its blocks were embedded again with this header.' : 'Headers use the document’s own title again.');
-    } catch (e) {
-      setError(errorText(e));
-    } finally {
-      setPhase('idle');
-    }
-  }
-
-  function onSave(): void {
-    const t = title.trim();
-    const s = summary.trim();
-    if (!t && !s) return void save(null);
-    const next: DocumentContext = { by: writtenBy ?? 'user' };
-    if (t) next.title = t;
-    if (s) next.summary = s;
-    void save(next);
-  }
 
   const who = context
     ? context.by === 'user'
@@ -173,10 +58,7 @@ export function DocumentContextEditor({ doc }: { doc: DocSummary }) {
             value={title}
             placeholder={doc.title}
             readOnly={writing}
-            onChange={(e) => {
-              setTitle(e.target.value);
-              setWrittenBy(null);
-            }}
+            onChange={(e) => editDraft(doc.id, { title: e.target.value })}
           />
         </label>
         <label className="dc-field" htmlFor={`${ids}-summary`}>
@@ -188,26 +70,23 @@ export function DocumentContextEditor({ doc }: { doc: DocSummary }) {
             value={summary}
             placeholder="This document is about: …"
             readOnly={writing}
-            onChange={(e) => {
-              setSummary(e.target.value);
-              setWrittenBy(null);
-            }}
+            onChange={(e) => editDraft(doc.id, { summary: e.target.value })}
           />
         </label>
         <div className="dc-actions">
           {writing ? (
-            <button type="button" onClick={() => abort.current?.abort()}>
+            <button type="button" onClick={() => stopDraft(doc.id)}>
               Stop
             </button>
           ) : (
-            <button type="button" disabled={!generator || busy} onClick={() => void write()}>
+            <button type="button" disabled={!generator || busy} onClick={() => void writeDraft(doc)}>
               {generator ? `Write with ${generator.label}` : 'Write with a generator'}
             </button>
           )}
-          <button type="button" disabled={busy || !dirty} onClick={onSave}>
+          <button type="button" disabled={busy || !dirty} onClick={() => void saveDraft(doc.id)}>
             Save
           </button>
-          <button type="button" disabled={busy || !context} onClick={() => void save(null)}>
+          <button type="button" disabled={busy || !context} onClick={() => void saveContext(doc.id, null)}>
             Use the document’s own title
           </button>
         </div>

@@ -1,5 +1,5 @@
 import { memo, useEffect, useMemo, useRef, type ReactNode } from 'react';
-import type { StrategyName } from '../../core/retrieve/params';
+import { strategyOf } from '../../core/strategies/registry';
 import type { Document } from '../../core/types';
 import { closeDocument } from '../../state/controller';
 import { useResults } from '../../state/stores';
@@ -10,15 +10,6 @@ import './docview.css';
 
 /** Class of each nesting level: section ⊃ block ⊃ retrieved sentences. */
 const LEVEL_CLASS = ['range-section', 'range-block', 'range-hit'] as const;
-
-const BLOCK_WORDS: Record<StrategyName, string> = {
-  sentence: 'the retrieved sentence',
-  window: 'the sentence window',
-  automerge: 'the leaf chunk, or the parent it was merged into',
-  naive: 'the fixed-size chunk',
-  adaptive: 'the adaptive window',
-  rse: 'the relevant segment',
-};
 
 /** The opened block in its document: its section, what the strategy hands over, and the retrieved sentences. */
 export function DocumentView() {
@@ -78,7 +69,7 @@ export function DocumentView() {
             <span className="swatch swatch-hit" aria-hidden="true" /> retrieved sentence
           </li>
           <li>
-            <span className="swatch swatch-block" aria-hidden="true" /> what the strategy hands over ({BLOCK_WORDS[selected.column.strategy]})
+            <span className="swatch swatch-block" aria-hidden="true" /> what the strategy hands over ({strategyOf(selected.column.strategy).blockWords})
           </li>
           <li>
             <span className="swatch swatch-section" aria-hidden="true" />{' '}

@@ -1,16 +1,15 @@
 import * as Plot from '@observablehq/plot';
 import { useMemo } from 'react';
 import type { MetricName, Recommendation } from '../../core/eval/sweep';
-import { STRATEGIES, type RetrieverName, type StrategyName } from '../../core/retrieve/params';
+import { RETRIEVER_NAMES, RETRIEVERS, type RetrieverName } from '../../core/retrieve/retrievers';
+import { COMPARISON_STRATEGY, STRATEGIES, strategyOf, strategyWords, type StrategyName } from '../../core/strategies/registry';
 import type { EvalPointView } from '../../worker/protocol';
 import {
   METRIC_LABELS,
-  RETRIEVERS,
-  RETRIEVER_LABELS,
-  STRATEGY_WORDS,
   bestPerStrategy,
   formatMetric,
   paramsInWords,
+  paretoFrontier,
   presentRetrievers,
   presentStrategies,
   rrfGrid,
@@ -20,15 +19,14 @@ import { PlotFigure } from './PlotFigure';
 
 const WIDTH = 430;
 const RETRIEVER_COLORS: Record<RetrieverName, string> = { bm25: '#1f5fbf', vector: '#d9730d', hybrid: '#2e8b57' };
-const STRATEGY_COLORS: Record<StrategyName, string> = { naive: '#8a8f98', sentence: '#e0a100', window: '#1f5fbf', automerge: '#7b4fc4', adaptive: '#2e8b57', rse: '#c0392b' };
 const budgetLabel = (b: unknown) => `${String(b)} tokens`;
 
 function retrieverScale(retrievers: RetrieverName[]): Plot.ScaleOptions {
-  return { domain: retrievers, range: retrievers.map((r) => RETRIEVER_COLORS[r]), legend: true, tickFormat: (r: RetrieverName) => RETRIEVER_LABELS[r] };
+  return { domain: retrievers, range: retrievers.map((r) => RETRIEVER_COLORS[r]), legend: true, tickFormat: (r: RetrieverName) => RETRIEVER_NAMES[r].long };
 }
 
 function strategyScale(strategies: StrategyName[]): Plot.ScaleOptions {
-  return { domain: strategies, range: strategies.map((s) => STRATEGY_COLORS[s]), legend: true, tickFormat: (s: StrategyName) => STRATEGY_WORDS[s] };
+  return { domain: strategies, range: strategies.map((s) => strategyOf(s).colour), legend: true, tickFormat: (s: StrategyName) => strategyWords(s) };
 }
 
 /** Bars start at 0 on a 0–1 axis; lines and dots zoom to their values (metrics lie in 0–1). */
@@ -63,14 +61,14 @@ function WindowChart({ points, metric }: { points: EvalPointView[]; metric: Metr
           fill: 'retriever',
           r: 2.5,
           tip: true,
-          title: (d: (typeof data.lines)[number]) => `${RETRIEVER_LABELS[d.retriever]}, window ±${d.k}: ${formatMetric(d.value)}`,
+          title: (d: (typeof data.lines)[number]) => `${RETRIEVER_NAMES[d.retriever].long}, window ±${d.k}: ${formatMetric(d.value)}`,
         }),
       ],
     };
   }, [data, metric]);
-  const hasWindow = points.some((p) => p.strategy === 'window');
+  const hasWindow = points.some((p) => p.strategy === COMPARISON_STRATEGY.name);
   const note = hasWindow
-    ? 'This run did not sweep window sizes: tick “Window sizes 0–5 × 0–5” and run again to see the curve.'
+    ? `This run did not sweep window sizes: tick “${strategyOf(COMPARISON_STRATEGY.name).axes[0]?.label}” and run again to see the curve.`
     : 'This run had no sentence-window points.';
   return (
     <PlotFigure
@@ -118,7 +116,7 @@ function RrfHeatmap({ points, metric }: { points: EvalPointView[]; metric: Metri
         <>
           <strong>{label}.</strong>{' '}
           {grid
-            ? `Hybrid ${STRATEGY_WORDS[grid.strategy]} at ${grid.budget} tokens: ${METRIC_LABELS[metric]} for each RRF constant c and BM25 weight, best over the other parameters.`
+            ? `Hybrid ${strategyWords(grid.strategy)} at ${grid.budget} tokens: ${METRIC_LABELS[metric]} for each RRF constant c and BM25 weight, best over the other parameters.`
             : 'Hybrid retrieval over RRF constants and BM25 weights.'}
         </>
       }
@@ -144,7 +142,7 @@ function StrategyBars({ recs, metric }: { recs: Recommendation[]; metric: Metric
       fx: { label: null, tickFormat: budgetLabel, axis: 'bottom' },
       color: strategyScale(strategies),
       marks: [
-        Plot.barY(data, { x: 'strategy', y: 'value', fx: 'budget', fill: 'strategy', tip: true, title: (d: (typeof data)[number]) => `${STRATEGY_WORDS[d.strategy]} (${RETRIEVER_LABELS[d.retriever]}${d.words ? `; ${d.words}` : ''}): ${formatMetric(d.value)}` }),
+        Plot.barY(data, { x: 'strategy', y: 'value', fx: 'budget', fill: 'strategy', tip: true, title: (d: (typeof data)[number]) => `${strategyWords(d.strategy)} (${RETRIEVER_NAMES[d.retriever].long}${d.words ? `; ${d.words}` : ''}): ${formatMetric(d.value)}` }),
         Plot.text(data, { x: 'strategy', y: 'value', fx: 'budget', text: (d: (typeof data)[number]) => d.value.toFixed(2), dy: -6, fontSize: 10 }),
         Plot.ruleY([0]),
       ],
@@ -164,7 +162,7 @@ function StrategyBars({ recs, metric }: { recs: Recommendation[]; metric: Metric
   );
 }
 
-/** (d) Every point: the metric against the context it cost. */
+/** (d) Every point: the metric against the context it cost, the Pareto frontier joined by a line. */
 function CostChart({ points, metric }: { points: EvalPointView[]; metric: MetricName }) {
   const label = 'Cost';
   const options = useMemo<Plot.PlotOptions | null>(() => {
@@ -178,6 +176,7 @@ function CostChart({ points, metric }: { points: EvalPointView[]; metric: Metric
       value: p.metrics[metric],
       words: paramsInWords(p),
     }));
+    const frontier = paretoFrontier(points, metric).map((p) => ({ tokens: p.metrics.meanContextTokens, value: p.metrics[metric] }));
     return {
       width: WIDTH,
       height: 260,
@@ -185,8 +184,11 @@ function CostChart({ points, metric }: { points: EvalPointView[]; metric: Metric
       x: { label: 'mean context tokens', grid: true, nice: true },
       y: yMetric(metric, true),
       color: strategyScale(strategies),
-      symbol: presentRetrievers(points).length > 1 ? { legend: true, domain: presentRetrievers(points), tickFormat: (r: RetrieverName) => RETRIEVER_LABELS[r] } : undefined,
+      symbol: presentRetrievers(points).length > 1 ? { legend: true, domain: presentRetrievers(points), tickFormat: (r: RetrieverName) => RETRIEVER_NAMES[r].long } : undefined,
       marks: [
+        // The frontier: for its cost, nothing measured did better.
+        Plot.line(frontier, { x: 'tokens', y: 'value', curve: 'step-after', stroke: '#222', strokeWidth: 1.2, strokeDasharray: '4,3' }),
+        Plot.dot(frontier, { x: 'tokens', y: 'value', r: 5.5, stroke: '#222', strokeWidth: 1 }),
         Plot.dot(data, {
           x: 'tokens',
           y: 'value',
@@ -196,7 +198,7 @@ function CostChart({ points, metric }: { points: EvalPointView[]; metric: Metric
           strokeOpacity: 0.6,
           tip: true,
           title: (d: (typeof data)[number]) =>
-            `${STRATEGY_WORDS[d.strategy]} · ${RETRIEVER_LABELS[d.retriever]} · ${d.budget} tokens${d.words ? `\n${d.words}` : ''}\n${METRIC_LABELS[metric]} ${formatMetric(d.value)}, ${d.tokens.toFixed(0)} tokens`,
+            `${strategyWords(d.strategy)} · ${RETRIEVER_NAMES[d.retriever].long} · ${d.budget} tokens${d.words ? `\n${d.words}` : ''}\n${METRIC_LABELS[metric]} ${formatMetric(d.value)}, ${d.tokens.toFixed(0)} tokens`,
         }),
       ],
     };
@@ -209,7 +211,8 @@ function CostChart({ points, metric }: { points: EvalPointView[]; metric: Metric
       caption={
         <>
           <strong>{label}.</strong> Every measured point: {METRIC_LABELS[metric]} against the mean context tokens it handed over, coloured by strategy
-          {presentRetrievers(points).length > 1 ? ', shaped by retriever' : ''}.
+          {presentRetrievers(points).length > 1 ? ', shaped by retriever' : ''}. The dashed line joins the Pareto frontier (ringed points): no other point gives
+          as much for fewer tokens.
         </>
       }
     />

@@ -4,7 +4,9 @@ import { closeEvalQuestion, openEvalQuestion } from '../../state/controller';
 import { useEval } from '../../state/stores';
 import type { BlockView, EvalQuestionResult, EvalRunResult } from '../../worker/protocol';
 import { formatScore, pagesLabel, plural, provenanceParts, sectionPathLabel, splitByHits } from '../results/format';
-import { RETRIEVER_LABELS, STRATEGY_WORDS, drillPoints, filterQuestions, markAnswers, pageOf, queryInWords } from './analysis';
+import { RETRIEVER_NAMES } from '../../core/retrieve/retrievers';
+import { strategyWords } from '../../core/strategies/registry';
+import { drillPoints, filterQuestions, markAnswers, pageOf, queryInWords } from './analysis';
 import { useEvalSettings } from './settings';
 
 /** A compact block: source, header, text with the retrieved sentences and the gold answers marked. */
@@ -68,9 +70,9 @@ function QuestionView({ question }: { question: EvalQuestionResult }) {
       </div>
       <div className="eval-question-cols">
         {question.points.map((p, i) => (
-          <section key={i} className="eval-question-col" aria-label={`${STRATEGY_WORDS[p.point.strategy]} · ${RETRIEVER_LABELS[p.point.retriever]}`}>
+          <section key={i} className="eval-question-col" aria-label={`${strategyWords(p.point.strategy)} · ${RETRIEVER_NAMES[p.point.retriever].long}`}>
             <h4>
-              {STRATEGY_WORDS[p.point.strategy]} · {RETRIEVER_LABELS[p.point.retriever]}
+              {strategyWords(p.point.strategy)} · {RETRIEVER_NAMES[p.point.retriever].long}
             </h4>
             <p className="small">{[queryInWords(p.point), `${p.point.budgetTokens} tokens`].filter(Boolean).join(' · ')}</p>
             <p className={`eval-found ${p.found ? 'yes' : 'no'}`}>

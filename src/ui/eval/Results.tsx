@@ -3,14 +3,31 @@ import type { MetricName, Recommendation } from '../../core/eval/sweep';
 import { useEval } from '../../state/stores';
 import type { EvalPointView, EvalRunResult } from '../../worker/protocol';
 import { plural } from '../results/format';
-import { METRIC_LABELS, RETRIEVER_LABELS, STRATEGY_WORDS, bestPerStrategy, exportName, formatMetric, paramsInWords, pointsCsv, pointsJson, recommendationSentence, recommendationsFor } from './analysis';
+import { RETRIEVER_NAMES } from '../../core/retrieve/retrievers';
+import { BASELINE, strategyWords } from '../../core/strategies/registry';
+import {
+  METRIC_LABELS,
+  NOT_DISTINGUISHABLE,
+  bestPerStrategy,
+  exportName,
+  formatMargin,
+  formatMetric,
+  intervalWords,
+  metricInterval,
+  paramsInWords,
+  pointsCsv,
+  pointsJson,
+  recommendationSentence,
+  recommendationsFor,
+  vsBaseline,
+} from './analysis';
 import { QuestionDrill } from './QuestionDrill';
 import { useEvalSettings } from './settings';
 
 /** The charts (Observable Plot and d3) load only when a run has results. */
 const EvalCharts = lazy(() => import('./Charts').then((m) => ({ default: m.EvalCharts })));
 
-const TABLE_METRICS: MetricName[] = ['hitAt1', 'hitAt5', 'answerInContext', 'recallAt5', 'mrr', 'ndcg10', 'meanContextTokens'];
+const TABLE_METRICS: MetricName[] = ['hitAt1', 'hitAt5', 'answerInContext', 'recallAt5', 'mrr', 'ndcg10', 'contextPrecision', 'meanContextTokens'];
 const TABLE_HEADS: Record<MetricName, string> = {
   hitAt1: 'hit@1',
   hitAt5: 'hit@5',
@@ -18,6 +35,7 @@ const TABLE_HEADS: Record<MetricName, string> = {
   recallAt5: 'recall@5',
   mrr: 'MRR',
   ndcg10: 'nDCG@10',
+  contextPrecision: 'ctx precision',
   meanContextTokens: 'ctx tokens',
 };
 
@@ -47,10 +65,15 @@ function Recommendations({ recs }: { recs: Recommendation[] }) {
 function BestTable({ recs, metric }: { recs: Recommendation[]; metric: MetricName }) {
   const rows = bestPerStrategy(recs);
   const bestOf = new Set(recs.map((r) => r.best));
+  const recOf = new Map(recs.map((r) => [r.budgetTokens, r]));
+  const baseline = strategyWords(BASELINE);
   return (
     <div className="eval-table-wrap">
       <table className="eval-table" aria-label="Best point per strategy and budget">
-        <caption>Best point per strategy and budget, by {METRIC_LABELS[metric]} (the budget’s best in bold).</caption>
+        <caption>
+          Best point per strategy and budget, by {METRIC_LABELS[metric]} (the budget’s best in bold). Under each value, its 95 % bootstrap interval over the
+          questions; the last column, the paired difference from the best {baseline} at that budget.
+        </caption>
         <thead>
           <tr>
             <th scope="col">budget</th>
@@ -61,27 +84,43 @@ function BestTable({ recs, metric }: { recs: Recommendation[]; metric: MetricNam
                 {TABLE_HEADS[m]}
               </th>
             ))}
+            <th scope="col">vs {baseline}</th>
           </tr>
         </thead>
         <tbody>
           {rows.map((p: EvalPointView, i) => (
             <tr key={i} className={bestOf.has(p) ? 'best' : undefined}>
               <td>{p.budgetTokens}</td>
-              <th scope="row">{STRATEGY_WORDS[p.strategy]}</th>
+              <th scope="row">{strategyWords(p.strategy)}</th>
               <td className="eval-params">
-                {RETRIEVER_LABELS[p.retriever]}
+                {RETRIEVER_NAMES[p.retriever].long}
                 {paramsInWords(p) ? ` · ${paramsInWords(p)}` : ''}
               </td>
               {TABLE_METRICS.map((m) => (
                 <td key={m} className={`num${m === metric ? ' sorted' : ''}`}>
                   {formatMetric(p.metrics[m], m)}
+                  {metricInterval(p, m) ? <span className="eval-ci">{metricInterval(p, m)}</span> : null}
                 </td>
               ))}
+              <VsBaseline rec={recOf.get(p.budgetTokens ?? 0)} point={p} />
             </tr>
           ))}
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** The paired difference from the budget's best baseline point, or a dash; one that holds 0 says so. */
+function VsBaseline({ rec, point }: { rec: Recommendation | undefined; point: EvalPointView }) {
+  const d = rec ? vsBaseline(rec, point) : null;
+  if (!d) return <td className="num">{rec?.baseline === point ? 'baseline' : '–'}</td>;
+  return (
+    <td className={`num${d.distinguishable ? '' : ' eval-nd'}`}>
+      {formatMargin(d.mean)}
+      <span className="eval-ci">{intervalWords(d)}</span>
+      {d.distinguishable ? null : <span className="eval-ci">{NOT_DISTINGUISHABLE}</span>}
+    </td>
   );
 }
 

@@ -1,10 +1,11 @@
 import { useId, type ReactNode } from 'react';
 import type { MetricName } from '../../core/eval/sweep';
-import { STRATEGIES, type RetrieverName, type StrategyName } from '../../core/retrieve/params';
+import { RETRIEVER_NAMES, RETRIEVERS, type RetrieverName } from '../../core/retrieve/retrievers';
+import { STRATEGIES, strategyWords, SWEEP_AXES, type StrategyName } from '../../core/strategies/registry';
 import { cancelEvaluation, runEvaluation } from '../../state/controller';
 import { useCorpus, useEval } from '../../state/stores';
 import { plural } from '../results/format';
-import { METRIC_LABELS, RETRIEVERS, RETRIEVER_LABELS, RUN_METRICS, STRATEGY_WORDS, estimatePoints, parseBudgets, runSpec } from './analysis';
+import { METRIC_LABELS, RUN_METRICS, estimatePoints, parseBudgets, runSpec } from './analysis';
 import { toggle, useEvalSettings, type EvalSettings } from './settings';
 
 const set = (change: Partial<EvalSettings>) => useEvalSettings.setState(change);
@@ -76,7 +77,7 @@ export function RunSettings() {
         <fieldset>
           <legend>Strategies</legend>
           {STRATEGIES.map((st: StrategyName) => (
-            <Check key={st} label={STRATEGY_WORDS[st]} checked={s.strategies.includes(st)} onChange={(on) => set({ strategies: toggle(s.strategies, st, on) })} />
+            <Check key={st} label={strategyWords(st)} checked={s.strategies.includes(st)} onChange={(on) => set({ strategies: toggle(s.strategies, st, on) })} />
           ))}
         </fieldset>
         <fieldset>
@@ -84,7 +85,7 @@ export function RunSettings() {
           {RETRIEVERS.map((r: RetrieverName) => (
             <Check
               key={r}
-              label={RETRIEVER_LABELS[r]}
+              label={RETRIEVER_NAMES[r].long}
               checked={s.retrievers.includes(r) && (r === 'bm25' || available.embedder)}
               disabled={r !== 'bm25' && !available.embedder}
               onChange={(on) => set({ retrievers: toggle(s.retrievers, r, on) })}
@@ -94,8 +95,9 @@ export function RunSettings() {
         </fieldset>
         <fieldset>
           <legend>Sweep</legend>
-          <Check label="Window sizes 0–5 × 0–5" checked={s.windows} onChange={(on) => set({ windows: on })} />
-          <Check label="Merge thresholds 0.1–0.9" checked={s.thresholds} onChange={(on) => set({ thresholds: on })} />
+          {SWEEP_AXES.map((a) => (
+            <Check key={a.id} label={a.label} checked={s[a.id]} onChange={(on) => set({ [a.id]: on })} />
+          ))}
           <Check label="RRF c × weights" checked={s.rrfGrid} onChange={(on) => set({ rrfGrid: on })} hint="(× 25 hybrid cost)" />
           <Check label="Headers off and on" checked={s.headers} onChange={(on) => set({ headers: on })} hint="(embeds twice)" />
           <Check

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { recommend, sweepSize, defaultSweep } from '../../core/eval/sweep';
-import type { Metrics } from '../../core/eval/metrics';
+import { METRIC_NAMES, type Metrics } from '../../core/eval/metrics';
 import type { EvalPointView, EvalRunResult } from '../../worker/protocol';
 import { splitByHits } from '../results/format';
 import {
@@ -10,22 +10,26 @@ import {
   exportName,
   filterQuestions,
   formatMargin,
+  intervalWords,
   markAnswers,
   pageOf,
   paramsInWords,
+  paretoFrontier,
   parseBudgets,
+  pointInWords,
   pointsCsv,
   pointsJson,
   recommendationSentence,
   recommendationsFor,
   rrfGrid,
   runSpec,
+  vsBaseline,
   windowSeries,
   type RunChoice,
 } from './analysis';
 
 function metrics(v: number, tokens = 500): Metrics {
-  return { hitAt1: v / 2, hitAt5: v, answerInContext: v, recallAt5: v, mrr: v / 2, ndcg10: v / 1.5, meanContextTokens: tokens };
+  return { hitAt1: v / 2, hitAt5: v, answerInContext: v, recallAt5: v, mrr: v / 2, ndcg10: v / 1.5, contextPrecision: v / 3, meanContextTokens: tokens };
 }
 
 function pt(p: Partial<EvalPointView> & Pick<EvalPointView, 'strategy' | 'retriever'>, v: number, tokens = 500): EvalPointView {
@@ -160,8 +164,12 @@ describe('exports', () => {
   it('writes one CSV row per point with params as JSON and every metric', () => {
     const csv = pointsCsv([pt({ strategy: 'window', retriever: 'hybrid', params: { before: 1, after: 2, weights: { bm25: 0.5, vector: 0.5 } } }, 0.5)]);
     const [head, row] = csv.trim().split('\r\n');
-    expect(head).toBe('strategy,retriever,budget_tokens,headers,rerank,params,hitAt1,hitAt5,answerInContext,recallAt5,mrr,ndcg10,meanContextTokens');
-    expect(row).toBe('window,hybrid,512,false,false,"{""before"":1,""after"":2,""weights"":{""bm25"":0.5,""vector"":0.5}}",0.25,0.5,0.5,0.5,0.25,0.333333,500');
+    const lowHigh = 'hitAt1_low,hitAt1_high,hitAt5_low,hitAt5_high,answerInContext_low,answerInContext_high,recallAt5_low,recallAt5_high,mrr_low,mrr_high,ndcg10_low,ndcg10_high,contextPrecision_low,contextPrecision_high,meanContextTokens_low,meanContextTokens_high';
+    expect(head).toBe(`strategy,retriever,budget_tokens,headers,rerank,params,hitAt1,hitAt5,answerInContext,recallAt5,mrr,ndcg10,contextPrecision,meanContextTokens,${lowHigh}`);
+    expect(row).toBe(`window,hybrid,512,false,false,"{""before"":1,""after"":2,""weights"":{""bm25"":0.5,""vector"":0.5}}",0.25,0.5,0.5,0.5,0.25,0.333333,0.166667,500${',,'.repeat(8)}`);
+    // With intervals, each metric's low and high follow.
+    const withIv = pointsCsv([{ ...pt({ strategy: 'naive', retriever: 'bm25' }, 0.5), intervals: Object.fromEntries(METRIC_NAMES.map((m) => [m, { low: 0.1, high: 0.9 }])) as EvalPointView['intervals'] }]);
+    expect(withIv.trim().split('\r\n')[1]!.endsWith(',0.1,0.9'.repeat(8))).toBe(true);
   });
   it('writes JSON with points and recommendations', () => {
     const points = [pt({ strategy: 'naive', retriever: 'bm25' }, 0.5)];
@@ -204,5 +212,41 @@ describe('markAnswers', () => {
   it('leaves pieces alone without answers and escapes regex characters', () => {
     expect(markAnswers([{ text: 'a', hit: false }], [])).toEqual([{ text: 'a', hit: false, answer: false }]);
     expect(markAnswers([{ text: 'cost $5 (approx.)', hit: false }], ['$5 (approx.)']).filter((p) => p.answer)).toHaveLength(1);
+  });
+});
+
+describe('differences the lab can trust', () => {
+  // 60 questions: naive chunks find the first 30 answers; windows find those and 2 more (not distinguishable), or 15 more (distinguishable).
+  const per = (found: number) => Array.from({ length: 60 }, (_, i) => metrics(i < found ? 1 : 0));
+  const point = (strategy: EvalPointView['strategy'], found: number): EvalPointView => ({ ...pt({ strategy, retriever: 'bm25' }, found / 60), perQuestion: per(found) });
+
+  it('says when the best is not distinguishable from the baseline on these questions', () => {
+    const [rec] = recommend([point('naive', 30), point('window', 32)]);
+    expect(recommendationSentence(rec!)).toMatch(/, \+0\.033 over the best naive chunks \(paired 95 % interval [−±+]0\.\d{3} to \+0\.\d{3}\): not distinguishable on these questions\.$/);
+    expect(vsBaseline(rec!, rec!.best as EvalPointView)!.distinguishable).toBe(false);
+  });
+
+  it('gives the paired interval, without the warning, when it excludes 0', () => {
+    const [rec] = recommend([point('naive', 30), point('window', 45)]);
+    const d = vsBaseline(rec!, rec!.best as EvalPointView)!;
+    expect(d.distinguishable).toBe(true);
+    expect(d.low).toBeGreaterThan(0);
+    expect(recommendationSentence(rec!)).toBe(
+      `At 512 tokens the best is ${pointInWords(rec!.best)} with answer in context 0.750, +0.250 over the best naive chunks (paired 95 % interval ${intervalWords(d)}).`,
+    );
+    expect(vsBaseline(rec!, rec!.baseline as EvalPointView)).toBeNull();
+  });
+});
+
+describe('paretoFrontier', () => {
+  it('keeps the points nothing beats on both tokens and the metric, cheapest first', () => {
+    const a = pt({ strategy: 'naive', retriever: 'bm25' }, 0.5, 100);
+    const b = pt({ strategy: 'window', retriever: 'bm25' }, 0.7, 300);
+    const c = pt({ strategy: 'sentence', retriever: 'bm25' }, 0.6, 400); // dominated by b
+    const d = pt({ strategy: 'automerge', retriever: 'bm25' }, 0.8, 500);
+    const e = pt({ strategy: 'window', retriever: 'vector' }, 0.5, 200); // as good as a, dearer
+    const f = pt({ strategy: 'naive', retriever: 'vector' }, 0.7, 300); // ties b exactly: the first kept
+    expect(paretoFrontier([c, d, e, a, b, f], 'answerInContext')).toEqual([a, b, d]);
+    expect(paretoFrontier([], 'answerInContext')).toEqual([]);
   });
 });

@@ -3,38 +3,23 @@
  * size, putting points and recommendations into words, shaping chart data, building the
  * CSV/JSON exports, and filtering/paging the question list. No React, no DOM.
  */
+import type { Difference } from '../../core/eval/bootstrap';
+import { difference, differenceWords, NOT_DISTINGUISHABLE } from '../../core/eval/compare';
+import { paramsInWords, pointInWords } from '../../core/eval/describe';
+import { METRIC_LABELS, METRIC_NAMES, RANKING_METRICS } from '../../core/eval/metrics';
 import { defaultSweep, pointParams, recommend, sweepSize, type MetricName, type Recommendation } from '../../core/eval/sweep';
-import { METRIC_NAMES } from '../../core/eval/metrics';
-import { STRATEGIES, type RetrieverName, type StrategyName } from '../../core/retrieve/params';
+import { retrievalParams } from '../../core/retrieve/params';
+import { RETRIEVERS, type RetrieverName } from '../../core/retrieve/retrievers';
+import { BASELINE, COMPARISON_STRATEGY, STRATEGIES, strategyOf, strategyWords, SWEEP_AXES, type StrategyName } from '../../core/strategies/registry';
+import { short } from '../../core/strategies/types';
 import type { EvalPointQuery, EvalPointView, EvalRunResult, EvalRunSpec } from '../../worker/protocol';
 
-// ---- names ---------------------------------------------------------------------------
+// ---- names (defined in core; re-exported for the lab's components) ------------------------
 
-export const METRIC_LABELS: Record<MetricName, string> = {
-  hitAt1: 'hit@1',
-  hitAt5: 'hit@5',
-  answerInContext: 'answer in context',
-  recallAt5: 'recall@5',
-  mrr: 'MRR',
-  ndcg10: 'nDCG@10',
-  meanContextTokens: 'context tokens',
-};
+export { METRIC_LABELS, NOT_DISTINGUISHABLE, paramsInWords, pointInWords };
 
 /** The metrics a run can be judged by, in the order the select shows them. */
-export const RUN_METRICS: MetricName[] = ['answerInContext', 'hitAt1', 'hitAt5', 'mrr', 'ndcg10', 'recallAt5'];
-
-export const STRATEGY_WORDS: Record<StrategyName, string> = {
-  naive: 'naive chunks',
-  sentence: 'sentence hits',
-  window: 'sentence windows',
-  automerge: 'auto-merged parents',
-  adaptive: 'adaptive windows',
-  rse: 'relevant segments (RSE)',
-};
-
-export const RETRIEVERS: RetrieverName[] = ['bm25', 'vector', 'hybrid'];
-
-export const RETRIEVER_LABELS: Record<RetrieverName, string> = { bm25: 'BM25', vector: 'vector', hybrid: 'hybrid RRF' };
+export const RUN_METRICS: MetricName[] = RANKING_METRICS;
 
 /** A metric value as shown everywhere: three decimals (tokens: one). */
 export function formatMetric(value: number, metric: MetricName = 'answerInContext'): string {
@@ -79,12 +64,12 @@ export interface Availability {
 
 /** The spec the controller runs: retrievers and rerank limited to what the loaded models allow. */
 export function runSpec(choice: RunChoice, available: Availability): Omit<EvalRunSpec, 'current'> {
+  const swept = Object.fromEntries(SWEEP_AXES.map((a) => [a.id, Boolean(choice[a.id])])) as Pick<RunChoice, (typeof SWEEP_AXES)[number]['id']>;
   return {
     strategies: STRATEGIES.filter((s) => choice.strategies.includes(s)),
     retrievers: RETRIEVERS.filter((r) => choice.retrievers.includes(r) && (r === 'bm25' || available.embedder)),
     budgets: choice.budgets,
-    windows: choice.windows,
-    thresholds: choice.thresholds,
+    ...swept,
     rrfGrid: choice.rrfGrid,
     headers: choice.headers,
     rerank: choice.rerank && available.reranker,
@@ -95,13 +80,15 @@ export function runSpec(choice: RunChoice, available: Availability): Omit<EvalRu
 /** How many points the run measures (sweep.ts's sweepSize, once per header variant). */
 export function estimatePoints(spec: Omit<EvalRunSpec, 'current'>): number {
   const grid = defaultSweep();
+  const swept = spec as unknown as Record<string, boolean>;
+  // An axis not swept measures one value: any one does for counting.
+  const axes = Object.fromEntries(SWEEP_AXES.map((a) => [a.id, swept[a.id] ? grid[a.id] : grid[a.id].slice(0, 1)]));
   const n = sweepSize({
     ...grid,
     strategies: spec.strategies,
     retrievers: spec.retrievers,
     budgets: spec.budgets,
-    windows: spec.windows ? grid.windows : [{ before: 0, after: 0 }],
-    thresholds: spec.thresholds ? grid.thresholds : [0.5],
+    ...axes,
     rrfC: spec.rrfGrid ? grid.rrfC : [60],
     bm25Weights: spec.rrfGrid ? grid.bm25Weights : [0.5],
     rerank: spec.rerank ? [false, true] : [false],
@@ -111,40 +98,12 @@ export function estimatePoints(spec: Omit<EvalRunSpec, 'current'>): number {
 
 // ---- points in words ----------------------------------------------------------------
 
+/** Reported parameters of a window point, as the charts read them. */
 interface PointParams {
   before?: number;
   after?: number;
-  threshold?: number;
   rrfC?: number;
   weights?: { bm25: number; vector: number };
-  chunkTokens?: number;
-  headers?: boolean;
-  rerank?: boolean;
-}
-
-const num = (x: number) => String(Number(x.toFixed(3)));
-
-/** "window 2 before, 3 after", "merge threshold 0.5", "RRF c 60, weights BM25 0.5 / vector 0.5", "headers on", "reranked". */
-export function paramsInWords(point: Pick<EvalPointView, 'strategy' | 'retriever' | 'params' | 'rerank'> & { headers?: boolean }): string {
-  const p = point.params as PointParams;
-  const parts: string[] = [];
-  if (point.strategy === 'window' && p.before !== undefined && p.after !== undefined) {
-    parts.push(p.before === p.after ? (p.before === 0 ? 'window ±0 (hit sentences only)' : `window ±${p.before} sentences`) : `window ${p.before} before, ${p.after} after`);
-  }
-  if (point.strategy === 'automerge' && p.threshold !== undefined) parts.push(`merge threshold ${num(p.threshold)}`);
-  if (point.strategy === 'naive' && p.chunkTokens !== undefined) parts.push(`${p.chunkTokens}-token chunks`);
-  if (point.retriever === 'hybrid' && p.rrfC !== undefined && p.weights) {
-    parts.push(`RRF c ${num(p.rrfC)}, weights BM25 ${num(p.weights.bm25)} / vector ${num(p.weights.vector)}`);
-  }
-  if (point.headers ?? p.headers) parts.push('headers on');
-  if (point.rerank || p.rerank) parts.push('reranked');
-  return parts.join('; ');
-}
-
-/** "sentence windows (BM25; window ±2 sentences)". */
-export function pointInWords(point: EvalPointView): string {
-  const params = paramsInWords(point);
-  return `${STRATEGY_WORDS[point.strategy]} (${RETRIEVER_LABELS[point.retriever]}${params ? `; ${params}` : ''})`;
 }
 
 /**
@@ -154,10 +113,31 @@ export function pointInWords(point: EvalPointView): string {
 export function recommendationSentence(rec: Recommendation): string {
   const best = rec.best as EvalPointView;
   const head = `At ${rec.budgetTokens} tokens the best is ${pointInWords(best)} with ${METRIC_LABELS[rec.metric]} ${formatMetric(best.metrics[rec.metric])}`;
-  if (!rec.baseline) return `${head} (naive chunks were not measured).`;
-  if (rec.best === rec.baseline || best.strategy === 'naive') return `${head}, ${formatMargin(0)} over the best naive chunks: the baseline itself is best.`;
-  return `${head}, ${formatMargin(rec.margin ?? 0)} over the best naive chunks.`;
+  const baseline = strategyWords(BASELINE);
+  if (!rec.baseline) return `${head} (${baseline} were not measured).`;
+  if (rec.best === rec.baseline || best.strategy === BASELINE) return `${head}, ${formatMargin(0)} over the best ${baseline}: the baseline itself is best.`;
+  const d = vsBaseline(rec, best);
+  if (!d) return `${head}, ${formatMargin(rec.margin ?? 0)} over the best ${baseline}.`;
+  return `${head}, ${formatMargin(rec.margin ?? 0)} over the best ${baseline} (paired 95 % interval ${intervalWords(d)})${d.distinguishable ? '.' : `: ${NOT_DISTINGUISHABLE}.`}`;
 }
+
+/** A point's difference from its budget's best baseline point on the recommendation's metric (paired bootstrap); null for the baseline or without per-question metrics. */
+export function vsBaseline(rec: Recommendation, p: EvalPointView): Difference | null {
+  return rec.baseline && p !== rec.baseline ? difference(p, rec.baseline, rec.metric) : null;
+}
+
+/** "+0.012 to +0.069". */
+export function intervalWords(d: { low: number; high: number }): string {
+  return `${formatMargin(d.low)} to ${formatMargin(d.high)}`;
+}
+
+/** "0.811–0.857": a metric's 95 % bootstrap interval as shown beside it, '' when the run has none. */
+export function metricInterval(p: EvalPointView, m: MetricName): string {
+  const iv = p.intervals?.[m];
+  return iv ? `${formatMetric(iv.low, m)}–${formatMetric(iv.high, m)}` : '';
+}
+
+export { differenceWords };
 
 /** The recommendations by `metric`: the run's own when it used that metric, else recomputed. */
 export function recommendationsFor(result: EvalRunResult, metric: MetricName): Recommendation[] {
@@ -196,18 +176,18 @@ export interface WindowSeries {
   naive: { retriever: RetrieverName; budget: number; value: number }[];
 }
 
-/** Sentence windows with before === after: the best value per retriever, budget and k; naive rules. */
+/** Sentence windows with before === after: the best value per retriever, budget and k; the baseline's rules. */
 export function windowSeries(points: readonly EvalPointView[], metric: MetricName): WindowSeries {
   const sym = points.filter((p) => {
     const q = p.params as PointParams;
-    return p.strategy === 'window' && q.before !== undefined && q.before === q.after;
+    return p.strategy === COMPARISON_STRATEGY.name && q.before !== undefined && q.before === q.after;
   });
   const ks = new Set(sym.map((p) => (p.params as PointParams).before));
   const best = bestOf(sym, metric, (p) => [p.retriever, p.budgetTokens, (p.params as PointParams).before]);
   const lines = [...best.values()]
     .map((p) => ({ retriever: p.retriever, budget: p.budgetTokens ?? 0, k: (p.params as PointParams).before!, value: p.metrics[metric] }))
     .sort((a, b) => RETRIEVERS.indexOf(a.retriever) - RETRIEVERS.indexOf(b.retriever) || a.budget - b.budget || a.k - b.k);
-  const naive = [...bestOf(points.filter((p) => p.strategy === 'naive'), metric, (p) => [p.retriever, p.budgetTokens]).values()].map((p) => ({
+  const naive = [...bestOf(points.filter((p) => p.strategy === BASELINE), metric, (p) => [p.retriever, p.budgetTokens]).values()].map((p) => ({
     retriever: p.retriever,
     budget: p.budgetTokens ?? 0,
     value: p.metrics[metric],
@@ -221,10 +201,14 @@ export interface RrfGrid {
   cells: { c: number; w: number; value: number }[];
 }
 
-/** Hybrid points over several c and weights at the first budget (window strategy, else sentence), best over the rest; or null. */
+/**
+ * Hybrid points over several c and weights at the first budget, best over the rest; or null.
+ * Drawn for the comparison strategy (sentence windows), else the first other strategy measured.
+ */
 export function rrfGrid(points: readonly EvalPointView[], metric: MetricName): RrfGrid | null {
   const hybrid = points.filter((p) => p.retriever === 'hybrid' && (p.params as PointParams).rrfC !== undefined && (p.params as PointParams).weights);
-  const strategy: StrategyName | undefined = hybrid.some((p) => p.strategy === 'window') ? 'window' : hybrid.some((p) => p.strategy === 'sentence') ? 'sentence' : undefined;
+  const order: StrategyName[] = [COMPARISON_STRATEGY.name, ...STRATEGIES.filter((s) => s !== BASELINE && s !== COMPARISON_STRATEGY.name)];
+  const strategy = order.find((s) => hybrid.some((p) => p.strategy === s));
   if (!strategy) return null;
   const budget = budgetsOf(hybrid.filter((p) => p.strategy === strategy))[0];
   if (budget === undefined) return null;
@@ -238,6 +222,25 @@ export function rrfGrid(points: readonly EvalPointView[], metric: MetricName): R
     .sort((a, b) => a.c - b.c || a.w - b.w);
   if (new Set(cells.map((x) => x.c)).size < 2 || new Set(cells.map((x) => x.w)).size < 2) return null;
   return { strategy, budget, cells };
+}
+
+/**
+ * The Pareto frontier of context tokens against a metric: the points no other point
+ * beats on both (as many or fewer tokens and as high or higher a metric, one strictly),
+ * cheapest first. Points equal on both keep the first.
+ */
+export function paretoFrontier(points: readonly EvalPointView[], metric: MetricName): EvalPointView[] {
+  const sorted = [...points].sort((a, b) => a.metrics.meanContextTokens - b.metrics.meanContextTokens || b.metrics[metric] - a.metrics[metric]);
+  const out: EvalPointView[] = [];
+  let best = -Infinity;
+  for (const p of sorted) {
+    // Cheapest first: a point is on the frontier when it beats every cheaper (or as cheap) one.
+    if (p.metrics[metric] > best) {
+      out.push(p);
+      best = p.metrics[metric];
+    }
+  }
+  return out;
 }
 
 /** Best point per strategy and budget, ordered by budget then strategy. */
@@ -267,11 +270,9 @@ export function pointQuery(p: EvalPointView): EvalPointQuery {
 
 /** A replayed point's column title: "Sentence windows · BM25 · window ±2 sentences · 256 tokens". */
 export function queryInWords(q: EvalPointQuery): string {
-  const parts: string[] = [];
-  const w = q.params.window;
-  if (q.strategy === 'window' && w) parts.push(w.before === w.after ? `±${w.before}` : `${w.before} before, ${w.after} after`);
-  if (q.strategy === 'automerge' && q.params.merge) parts.push(`threshold ${num(q.params.merge.threshold)}`);
-  if (q.retriever === 'hybrid' && q.params.rrf) parts.push(`c ${num(q.params.rrf.c)}, BM25 ${num(q.params.rrf.weights.bm25)}`);
+  const s = strategyOf(q.strategy);
+  const parts = [...(s.words?.(s.report?.(retrievalParams(q.params)) ?? {}, 'short') ?? [])];
+  if (q.retriever === 'hybrid' && q.params.rrf) parts.push(`c ${short(q.params.rrf.c)}, BM25 ${short(q.params.rrf.weights.bm25)}`);
   if (q.headers) parts.push('headers');
   if (q.rerank) parts.push('reranked');
   return parts.join(' · ');
@@ -289,7 +290,8 @@ const EXPORT_METRICS = METRIC_NAMES;
 
 /** One row per point: strategy, retriever, budget, headers, rerank, params (JSON), every metric. */
 export function pointsCsv(points: readonly EvalPointView[]): string {
-  const head = ['strategy', 'retriever', 'budget_tokens', 'headers', 'rerank', 'params', ...EXPORT_METRICS];
+  // Each metric, then each metric's 95 % bootstrap interval (empty for runs saved without one).
+  const head = ['strategy', 'retriever', 'budget_tokens', 'headers', 'rerank', 'params', ...EXPORT_METRICS, ...EXPORT_METRICS.flatMap((m) => [`${m}_low`, `${m}_high`])];
   const rows = points.map((p) => [
     p.strategy,
     p.retriever,
@@ -298,6 +300,7 @@ export function pointsCsv(points: readonly EvalPointView[]): string {
     p.rerank,
     JSON.stringify(p.params),
     ...EXPORT_METRICS.map((m) => Number(p.metrics[m].toFixed(6))),
+    ...EXPORT_METRICS.flatMap((m): (number | string)[] => (p.intervals ? [Number(p.intervals[m].low.toFixed(6)), Number(p.intervals[m].high.toFixed(6))] : ['', ''])),
   ]);
   return [head, ...rows].map((r) => r.map(csvCell).join(',')).join('\r\n') + '\r\n';
 }
@@ -312,6 +315,7 @@ export function pointsJson(result: EvalRunResult, recs: readonly Recommendation[
     rerank: p.rerank,
     params: p.params,
     metrics: p.metrics,
+    ...(p.intervals ? { intervals: p.intervals } : {}),
   });
   return JSON.stringify(
     {
@@ -324,6 +328,10 @@ export function pointsJson(result: EvalRunResult, recs: readonly Recommendation[
         metric: r.metric,
         best: point(r.best as EvalPointView),
         margin: r.margin,
+        ...(() => {
+          const d = vsBaseline(r, r.best as EvalPointView);
+          return d ? { marginInterval: { low: d.low, high: d.high }, distinguishable: d.distinguishable } : {};
+        })(),
         sentence: recommendationSentence(r),
       })),
     },

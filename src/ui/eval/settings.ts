@@ -4,28 +4,27 @@
  */
 import { create } from 'zustand';
 import type { MetricName } from '../../core/eval/sweep';
-import { STRATEGIES, type RetrieverName, type StrategyName } from '../../core/retrieve/params';
+import { RETRIEVERS, type RetrieverName } from '../../core/retrieve/retrievers';
+import { STRATEGIES, SWEEP_AXES, type StrategyName, type SweepAxisId } from '../../core/strategies/registry';
 
-export interface EvalSettings {
+/** What the run settings hold; each strategy sweep axis (`windows`, `thresholds`, …) is a check box. */
+export type EvalSettings = {
   strategies: StrategyName[];
   retrievers: RetrieverName[];
   budgetsText: string;
-  windows: boolean;
-  thresholds: boolean;
   rrfGrid: boolean;
   headers: boolean;
   rerank: boolean;
   metric: MetricName;
   filter: string;
   page: number;
-}
+} & Record<SweepAxisId, boolean>;
 
 export const DEFAULT_EVAL_SETTINGS: EvalSettings = {
   strategies: [...STRATEGIES],
-  retrievers: ['bm25', 'vector', 'hybrid'],
+  retrievers: [...RETRIEVERS],
   budgetsText: '256, 512',
-  windows: true,
-  thresholds: true,
+  ...(Object.fromEntries(SWEEP_AXES.map((a) => [a.id, true])) as Record<SweepAxisId, boolean>),
   rrfGrid: false,
   headers: false,
   rerank: false,

@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
 import { highlightsOf, setColourBy, setMethod, shownProjection, toggleColumn, useMap, type ColourBy } from '../../state/map';
+import { projectionNotes } from '../../state/messages';
 import { useResults, useView } from '../../state/stores';
 import type { ProjectionData } from '../../worker/protocol';
 import { sectionPathLabel } from '../results/format';
@@ -64,7 +65,7 @@ export function MapView() {
             <Legend all={all} question={question} hasQuery={query !== null} />
             <Colours data={data} colourBy={s.colourBy} />
             <ul className="map-notes small">
-              {data.notes.map((n) => (
+              {projectionNotes(data).map((n) => (
                 <li key={n}>{n}</li>
               ))}
               {s.query && <li>Query: {s.query.how}.</li>}

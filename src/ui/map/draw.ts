@@ -4,21 +4,17 @@
  * layer (every sentence) is drawn once into an offscreen canvas; highlights, the query and
  * hover are drawn over it, so moving a slider redraws only a few hundred marks.
  */
+import { STRATEGY_LIST, type StrategyName } from '../../core/strategies/registry';
 import type { ColumnId } from '../../worker/protocol';
 
 export const CATEGORY_COLOURS = ['#4e79a7', '#f28e2b', '#59a14f', '#b07aa1', '#76b7b2', '#edc948', '#ff9da7', '#9c755f', '#bab0ac', '#86bcb6', '#d37295', '#a0cbe8'];
 
-/** Strategy colours, strong enough to read over the muted base layer. */
+/** Column colours, strong enough to read over the muted base layer: each strategy's own, and the comparisons'. */
 export const COLUMN_COLOURS: Record<ColumnId, string> = {
-  sentence: '#d62728',
-  window: '#1f77b4',
-  automerge: '#2ca02c',
-  adaptive: '#9467bd',
-  rse: '#8c564b',
+  ...(Object.fromEntries(STRATEGY_LIST.map((s) => [s.name, s.colour])) as Record<StrategyName, string>),
   fusion: '#17becf',
   hybrid: '#ff7f0e',
   reranked: '#e377c2',
-  naive: '#7f7f7f',
 };
 
 export interface View {

@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import { setModel } from '../../state/controller';
+import { modelFailureText } from '../../state/messages';
 import { useCorpus, useModels, useView } from '../../state/stores';
 import type { Device, Dtype, ModelChoice, ModelStatus } from '../../worker/protocol';
 import { useLocalModels, useWebGpuAdapter } from './availability';
@@ -198,7 +199,7 @@ function ModelState({ role, status, text }: { role: Role; status: ModelStatus | 
     case 'failed':
       return (
         <p className="m-fallback m-failed" role="status">
-          {text.meanwhile}: {status.error ?? `${status.model ?? 'the model'} could not be loaded`}
+          {text.meanwhile}: {status.failure ? modelFailureText(status.failure) : `${status.model ?? 'the model'} could not be loaded`}
         </p>
       );
     default:

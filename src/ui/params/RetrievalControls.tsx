@@ -1,15 +1,33 @@
 import { useState } from 'react';
-import type { RetrieverName } from '../../core/retrieve/params';
+import { LexicalControls } from './LexicalControls';
+import { groupValue, type RetrievalParams } from '../../core/retrieve/params';
+import { RETRIEVER_NAMES, RETRIEVERS } from '../../core/retrieve/retrievers';
+import { PARAM_GROUPS } from '../../core/strategies/registry';
 import { setIndexBackend, setRetrieval } from '../../state/controller';
 import type { IndexBackend } from '../../worker/protocol';
 import { useView } from '../../state/stores';
 import { Check, LiveSlider } from './controls';
 
-const RETRIEVERS: { value: RetrieverName; label: string }[] = [
-  { value: 'bm25', label: 'BM25' },
-  { value: 'vector', label: 'Vector' },
-  { value: 'hybrid', label: 'Hybrid' },
-];
+const RADIOS = RETRIEVERS.map((value) => {
+  const name = RETRIEVER_NAMES[value].short;
+  return { value, label: name.charAt(0).toUpperCase() + name.slice(1) };
+});
+
+/** The sliders and check boxes the strategies declare for their parameters, in registry order. */
+function StrategyControls({ r }: { r: RetrievalParams }) {
+  return PARAM_GROUPS.flatMap((g) =>
+    g.fields.map((f) => {
+      const value = ((r as unknown as Record<string, Record<string, unknown> | undefined>)[g.key] ?? g.defaults)[f.key];
+      const apply = (v: number | boolean) => setRetrieval((p) => void (groupValue(p, g)[f.key] = v));
+      if ((f.kind === 'int' || f.kind === 'real') && f.slider) {
+        const { min, max, step, format } = f.slider;
+        return <LiveSlider key={`${g.key}.${f.key}`} label={f.label} min={min} max={max} step={step} value={value as number} format={format} hint={f.hint} onInput={apply} />;
+      }
+      if (f.kind === 'flag' && f.check) return <Check key={`${g.key}.${f.key}`} label={f.label} checked={Boolean(value)} onChange={apply} />;
+      return null;
+    }),
+  );
+}
 
 const weight = (n: number) => (n === 0 ? '0 (off)' : n.toFixed(2));
 
@@ -28,7 +46,7 @@ export function RetrievalControls() {
 
       <fieldset className="p-radios">
         <legend>Plain columns rank with</legend>
-        {RETRIEVERS.map((o) => (
+        {RADIOS.map((o) => (
           <label key={o.value}>
             <input
               type="radio"
@@ -41,6 +59,8 @@ export function RetrievalControls() {
           </label>
         ))}
       </fieldset>
+
+      <LexicalControls />
 
       <label className="p-select">
         Vector index{' '}
@@ -72,20 +92,7 @@ export function RetrievalControls() {
         }}
       />
 
-      <LiveSlider label="Window before" min={0} max={10} value={r.window.before} format={(n) => `${n} sent.`} onInput={(n) => setRetrieval((p) => void (p.window.before = n))} />
-      <LiveSlider label="Window after" min={0} max={10} value={r.window.after} format={(n) => `${n} sent.`} onInput={(n) => setRetrieval((p) => void (p.window.after = n))} />
-      <Check label="Windows stay inside their section" checked={r.window.bySection} onChange={(b) => setRetrieval((p) => void (p.window.bySection = b))} />
-
-      <LiveSlider
-        label="Merge threshold"
-        min={0}
-        max={1}
-        step={0.05}
-        value={r.merge.threshold}
-        format={(n) => n.toFixed(2)}
-        hint="Merge into the parent when more than this share of its children is retrieved."
-        onInput={(n) => setRetrieval((p) => void (p.merge.threshold = n))}
-      />
+      <StrategyControls r={r} />
 
       <LiveSlider label="RRF c" min={0} max={200} value={r.rrf.c} hint="Larger c flattens the rank differences." onInput={(n) => setRetrieval((p) => void (p.rrf.c = n))} />
       <LiveSlider label="RRF weight BM25" min={0} max={1} step={0.05} value={r.rrf.weights.bm25} format={weight} onInput={(n) => setRetrieval((p) => void (p.rrf.weights.bm25 = n))} />

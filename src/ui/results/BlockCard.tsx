@@ -1,6 +1,6 @@
 import { memo, type KeyboardEvent } from 'react';
 import { openBlock } from '../../state/controller';
-import { queryLabel } from '../../core/retrieve/query-fusion';
+import { queryLabel } from '../../state/messages';
 import type { BlockView, ColumnSpec } from '../../worker/protocol';
 import { formatScore, pagesLabel, provenanceParts, sectionPathLabel, splitByHits } from './format';
 

@@ -1,5 +1,5 @@
 import type { ColumnResult } from '../../worker/protocol';
-import { queryLabel } from '../../core/retrieve/query-fusion';
+import { queryLabel } from '../../state/messages';
 import { BlockCard } from './BlockCard';
 import { plural } from './format';
 

@@ -56,6 +56,9 @@ describe('formatting', () => {
         120,
       ),
     ).toEqual(['BM25 #3 · vector #1', 'RRF 0.0325', 'window ±2', 'shrunk to fit the budget', '2 hits merged', 'rerank score 4.2 (was #5)', '120 tokens']);
+    // The lexical model is said beside the BM25 rank, and only there.
+    expect(provenanceParts({ unit: 'sentence', ranks: { vector: 2, bm25: 1 }, scores: {}, lexical: 'Lucene BM25 · stem' }, 7)[0]).toBe('BM25 #1 (Lucene BM25 · stem) · vector #2');
+    expect(provenanceParts({ unit: 'sentence', ranks: { vector: 2 }, scores: {}, lexical: 'Lucene BM25 · stem' }, 7)[0]).toBe('vector #2');
     expect(provenanceParts({ unit: 'leaf', ranks: { bm25: 1, vector: null }, scores: {}, merged: { children: 3, of: 4, level: 1 } }, 1)).toEqual([
       'BM25 #1 · vector –',
       'merged from 3 of 4 children (level 1)',

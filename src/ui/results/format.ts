@@ -2,6 +2,7 @@
  * Pure helpers for showing blocks: splitting text by the retrieved sentences, numbers,
  * pages and provenance in words. No React, no DOM (unit-tested in Node).
  */
+import { isRetriever, RETRIEVER_NAMES } from '../../core/retrieve/retrievers';
 import type { Provenance } from '../../core/types';
 
 export interface TextPiece {
@@ -67,11 +68,9 @@ export function pagesLabel(start?: number, end?: number): string {
   return a === b ? `p. ${a}` : `pp. ${a}–${b}`;
 }
 
-const RETRIEVER_NAMES: Record<string, string> = { bm25: 'BM25', vector: 'vector' };
-
 /** One list's name as users read it ("BM25", "vector"). */
 export function retrieverName(name: string): string {
-  return RETRIEVER_NAMES[name] ?? name;
+  return isRetriever(name) ? RETRIEVER_NAMES[name].short : name;
 }
 
 export function plural(n: number, one: string, many = `${one}s`): string {
@@ -86,7 +85,9 @@ export function provenanceParts(p: Provenance, tokens: number): string[] {
   const parts: string[] = [];
   const ranks = Object.entries(p.ranks)
     .sort(([a], [b]) => (a === 'bm25' ? -1 : b === 'bm25' ? 1 : a.localeCompare(b)))
-    .map(([name, rank]) => (rank === null ? `${retrieverName(name)} –` : `${retrieverName(name)} #${rank}`));
+    .map(([name, rank]) => (rank === null ? `${retrieverName(name)} –` : `${retrieverName(name)} #${rank}`))
+    // Which analyzer and BM25 variant scored it, beside the BM25 rank ("BM25 #3 (BM25+ · words)").
+    .map((part, i) => (i === 0 && p.lexical && p.ranks.bm25 !== undefined ? `${part} (${p.lexical})` : part));
   if (ranks.length) parts.push(ranks.join(' · '));
   if (p.fused !== undefined) parts.push(`RRF ${formatScore(p.fused)}`);
   if (p.merged) parts.push(`merged from ${p.merged.children} of ${p.merged.of} children (level ${p.merged.level})`);
@@ -102,6 +103,7 @@ export function provenanceParts(p: Provenance, tokens: number): string[] {
     parts.push(stopped.before === stopped.after ? `stopped: ${why(stopped.before)}` : `stopped before: ${why(stopped.before)}; after: ${why(stopped.after)}`);
   }
   if (p.segment) parts.push(`segment value ${formatScore(p.segment.value)} · ${p.segment.units} leaves, ${p.segment.retrieved} retrieved`);
+  if (p.notes) parts.push(...p.notes);
   if (p.hits !== undefined && p.hits > 1) parts.push(`${p.hits} hits merged`);
   if (p.rerank) parts.push(`rerank score ${formatScore(p.rerank.score)} (was #${p.rerank.before})`);
   parts.push(plural(tokens, 'token'));

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { ANALYZERS, analyze, analyzerWords, isAnalyzer, stems } from './analyzer';
+import { words } from '../segment/words';
+
+/** One sentence per language, its terms under `stem` and `stem+stop` (Snowball; English Porter). */
+const CASES: { lang: string; text: string; stem: string[]; stemStop: string[] }[] = [
+  {
+    lang: 'en',
+    text: "The runners were running quickly to the world's stations.",
+    stem: ['the', 'runner', 'were', 'run', 'quickli', 'to', 'the', 'world', 'station'],
+    stemStop: ['runner', 'run', 'quickli', 'world', 'station'],
+  },
+  {
+    lang: 'pt',
+    text: 'As corações das cidades não são iguais às nações.',
+    stem: ['as', 'coraco', 'das', 'cidad', 'na', 'sa', 'igu', 'as', 'naco'],
+    stemStop: ['coraco', 'cidad', 'sa', 'igu', 'naco'],
+  },
+  {
+    lang: 'es',
+    text: 'Los niños estaban corriendo por las ciudades antiguas.',
+    stem: ['los', 'nin', 'estab', 'corr', 'por', 'las', 'ciudad', 'antigu'],
+    stemStop: ['nin', 'estab', 'corr', 'ciudad', 'antigu'],
+  },
+  {
+    lang: 'de',
+    text: 'Die Häuser der Städte wurden schnell gebaut.',
+    stem: ['die', 'haus', 'der', 'stadt', 'wurd', 'schnell', 'gebaut'],
+    stemStop: ['haus', 'stadt', 'schnell', 'gebaut'],
+  },
+  {
+    lang: 'fr',
+    text: "L'homme mangeait des pommes dans les jardins.",
+    stem: ['homm', 'mang', 'de', 'pomm', 'dan', 'le', 'jardin'],
+    stemStop: ['homm', 'mang', 'pomm', 'jardin'],
+  },
+  {
+    lang: 'it',
+    text: "L'uomo mangiava delle mele nei giardini.",
+    stem: ['uom', 'mang', 'dell', 'mel', 'nei', 'giardin'],
+    stemStop: ['uom', 'mang', 'mel', 'giardin'],
+  },
+  {
+    lang: 'nl',
+    text: 'De kinderen liepen door de mooie steden.',
+    stem: ['de', 'kinder', 'liep', 'dor', 'de', 'mooi', 'sted'],
+    stemStop: ['kinder', 'liep', 'mooi', 'sted'],
+  },
+];
+
+describe('analyze', () => {
+  it('`words` is exactly the original analyzer (Intl.Segmenter words, folded)', () => {
+    for (const c of CASES) expect(analyze(c.text, c.lang, 'words')).toEqual(words(c.text, c.lang));
+    expect(analyze('As corações das cidades', 'pt', 'words')).toEqual(['as', 'coracoes', 'das', 'cidades']);
+  });
+
+  for (const c of CASES) {
+    it(`stems ${c.lang} with its Snowball stemmer, and drops its stop words with +stop`, () => {
+      expect(analyze(c.text, c.lang, 'stem')).toEqual(c.stem);
+      expect(analyze(c.text, c.lang, 'stem+stop')).toEqual(c.stemStop);
+      expect(stems(c.lang)).toBe(true);
+    });
+  }
+
+  it('keeps stop words out without stemming under words+stop', () => {
+    expect(analyze('The runners were running.', 'en', 'words+stop')).toEqual(['runners', 'running']);
+  });
+
+  it('keeps Chinese and Japanese words, unstemmed, under every analyzer', () => {
+    for (const a of ANALYZERS) {
+      expect(analyze('中国是世界上历史最悠久的国家之一。', 'zh', a)).toEqual(['中国', '是', '世界上', '历史', '最', '悠久', '的', '国家', '之一']);
+      expect(analyze('東京は日本の首都', 'ja', a)).toEqual(['東京', 'は', '日本', 'の', '首都']);
+    }
+    expect(stems('zh')).toBe(false);
+    expect(stems('ja')).toBe(false);
+  });
+
+  it('stems before folding accents (the stemmers read them), so singular and plural meet', () => {
+    expect(analyze('cidade', 'pt', 'stem')).toEqual(analyze('Cidades', 'pt', 'stem'));
+    expect(analyze('nações', 'pt', 'stem')).toEqual(['naco']);
+    expect(analyze('Städte', 'de-DE', 'stem')).toEqual(['stadt']);
+  });
+
+  it('names itself', () => {
+    expect(isAnalyzer('stem+stop')).toBe(true);
+    expect(isAnalyzer('porter')).toBe(false);
+    expect(analyzerWords('stem', 'en')).toBe('stemmed (Porter en)');
+    expect(analyzerWords('stem+stop', 'de')).toBe('stemmed (Snowball de), stop words dropped');
+    expect(analyzerWords('stem', 'zh')).toBe('words (no stemmer for zh)');
+    expect(analyzerWords('words')).toBe('words');
+  });
+});

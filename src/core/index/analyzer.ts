@@ -1,0 +1,99 @@
+import { stemmer as danish } from '@orama/stemmers/danish';
+import { stemmer as dutch } from '@orama/stemmers/dutch';
+import { stemmer as english } from '@orama/stemmers/english';
+import { stemmer as finnish } from '@orama/stemmers/finnish';
+import { stemmer as french } from '@orama/stemmers/french';
+import { stemmer as german } from '@orama/stemmers/german';
+import { stemmer as italian } from '@orama/stemmers/italian';
+import { stemmer as norwegian } from '@orama/stemmers/norwegian';
+import { stemmer as portuguese } from '@orama/stemmers/portuguese';
+import { stemmer as romanian } from '@orama/stemmers/romanian';
+import { stemmer as russian } from '@orama/stemmers/russian';
+import { stemmer as spanish } from '@orama/stemmers/spanish';
+import { stemmer as swedish } from '@orama/stemmers/swedish';
+import { stemmer as turkish } from '@orama/stemmers/turkish';
+import { dan, deu, eng, fin, fra, ita, nld, nob, por, ron, rus, spa, swe, tur } from 'stopword';
+import { segments } from '../segment/segmenters';
+import { normalizeTerm, words } from '../segment/words';
+
+/**
+ * How text becomes BM25 terms. `words`: Intl.Segmenter words, lower case, accents folded
+ * (the lab's original analyzer). `stem`: the same words stemmed with the language's
+ * Snowball stemmer (English: Porter, as Lucene's and Anserini's English analyzers), after
+ * dropping English possessives and French/Italian elisions (l', d') as Lucene does.
+ * `+stop` also drops the language's stop words (the `stopword` package's lists).
+ * Languages without a stemmer (Chinese, Japanese, Korean, …) keep their words unstemmed.
+ */
+export const ANALYZERS = ['words', 'stem', 'words+stop', 'stem+stop'] as const;
+export type AnalyzerName = (typeof ANALYZERS)[number];
+
+export function isAnalyzer(v: unknown): v is AnalyzerName {
+  return ANALYZERS.includes(v as AnalyzerName);
+}
+
+/** BCP-47 primary tag → Snowball stemmer (@orama/stemmers). */
+const STEMMERS: Record<string, (word: string) => string> = {
+  en: english, pt: portuguese, es: spanish, de: german, fr: french, it: italian, nl: dutch,
+  da: danish, fi: finnish, no: norwegian, nb: norwegian, ro: romanian, ru: russian, sv: swedish, tr: turkish,
+};
+
+const STOP_LISTS: Record<string, string[]> = {
+  en: eng, pt: por, es: spa, de: deu, fr: fra, it: ita, nl: nld, da: dan, fi: fin, no: nob, nb: nob, ro: ron, ru: rus, sv: swe, tr: tur,
+};
+
+/** Stop words folded as terms are, so "não" and a typed "nao" are both dropped. */
+const stopSets = new Map<string, Set<string>>();
+function stopSet(lang: string): Set<string> | undefined {
+  const list = STOP_LISTS[lang];
+  if (!list) return undefined;
+  let set = stopSets.get(lang);
+  if (!set) stopSets.set(lang, (set = new Set(list.map(normalizeTerm))));
+  return set;
+}
+
+/** The languages whose words are stemmed (the rest keep their words). */
+export function stems(language: string): boolean {
+  return primary(language) in STEMMERS;
+}
+
+function primary(language: string): string {
+  return language.toLowerCase().split(/[-_]/)[0]!;
+}
+
+/** Lower case and NFKC, accents kept (stemmers read them), format characters dropped. */
+function lower(term: string): string {
+  return term.replace(/\p{Cf}+/gu, '').normalize('NFKC').toLowerCase();
+}
+
+const ELISION = /^(?:l|d|j|m|n|s|t|c|qu|jusqu|lorsqu|puisqu|quoiqu|dell|dall|nell|sull|all|un)['’]/u;
+
+/**
+ * The BM25 terms of `text` in `language` under an analyzer: a pure function of its
+ * arguments, used for units and queries alike (and by any engine that must match the lab).
+ */
+export function analyze(text: string, language = 'en', analyzer: AnalyzerName = 'words'): string[] {
+  if (analyzer === 'words') return words(text, language);
+  const lang = primary(language);
+  const stem = analyzer.startsWith('stem') ? STEMMERS[lang] : undefined;
+  const stop = analyzer.endsWith('+stop') ? stopSet(lang) : undefined;
+  const out: string[] = [];
+  for (const s of segments(text, 0, text.length, language, 'word')) {
+    if (!s.isWordLike) continue;
+    let w = lower(s.segment);
+    if (lang === 'en') w = w.replace(/['’]s$/u, '');
+    else if (lang === 'fr' || lang === 'it') w = w.replace(ELISION, '');
+    if (stop?.has(normalizeTerm(w))) continue;
+    const term = normalizeTerm(stem ? stem(w) : w);
+    if (term) out.push(term);
+  }
+  return out;
+}
+
+/** How an analyzer is said beside a score: "stemmed (Snowball en)", "words". */
+export function analyzerWords(analyzer: AnalyzerName, language?: string): string {
+  const stop = analyzer.endsWith('+stop') ? ', stop words dropped' : '';
+  if (!analyzer.startsWith('stem')) return `words${stop}`;
+  const lang = language ? primary(language) : undefined;
+  if (lang && !(lang in STEMMERS)) return `words (no stemmer for ${lang})${stop}`;
+  return `stemmed${lang ? ` (${lang === 'en' ? 'Porter' : 'Snowball'} ${lang})` : ''}${stop}`;
+}

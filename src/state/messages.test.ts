@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { RpcError } from '../rpc/wire';
+import type { ProjectionData } from '../worker/protocol';
+import { columnNoticeText, errorText, fileProblemText, fusionStateText, mapUnavailableText, modelFailureText, projectionNotes, queryLabel, queryPlacementText } from './messages';
+
+function projection(over: Partial<ProjectionData>): ProjectionData {
+  return {
+    method: 'pca',
+    key: 'k',
+    n: 12000,
+    xy: new Float32Array(0),
+    doc: new Int32Array(0),
+    section: new Int32Array(0),
+    sections: [],
+    language: new Int32Array(0),
+    languages: [],
+    docTitles: [],
+    fitted: 12000,
+    about: { method: 'pca', variance: [0.123456, 0.0456789], nonFinite: 0 },
+    ms: 5,
+    ...over,
+  };
+}
+
+describe('the page words what the workers answer as codes', () => {
+  it('column notices', () => {
+    expect(columnNoticeText({ code: 'fusion-needs-generator' })).toBe(
+      'Query fusion needs an LLM to rewrite the question: choose a generator and a number of query-fusion variants in the Generator panel, then press Ask.',
+    );
+    expect(columnNoticeText({ code: 'fusion-repeats-question' })).toBe('the variants only repeat the question: this is the question searched alone');
+    expect(fusionStateText({ state: 'writing', n: 3, generator: 'fake at 127.0.0.1' })).toBe('Writing 3 variants of the question with fake at 127.0.0.1…');
+    expect(fusionStateText({ state: 'failed', n: 3, generator: 'g', error: 'HTTP 500' })).toBe('Query fusion failed: HTTP 500; this column stays empty.');
+    expect([0, 1, 2].map(queryLabel)).toEqual(['question', 'variant 1', 'variant 2']);
+  });
+
+  it('model failures', () => {
+    expect(modelFailureText({ code: 'not-found', folder: 'http://127.0.0.1:4173/models/foo/bar/' })).toBe(
+      'model files not found at http://127.0.0.1:4173/models/foo/bar/ (download them with npm run models:download, or choose the Hugging Face hub)',
+    );
+    expect(modelFailureText({ code: 'offline', model: 'Xenova/all-MiniLM-L6-v2' })).toBe('could not download Xenova/all-MiniLM-L6-v2 (offline, or the hub is blocked)');
+    expect(modelFailureText({ code: 'not-model-files', model: 'a/b' })).toBe('the server did not return model files for a/b');
+    expect(modelFailureText({ code: 'load-failed', model: 'a/b', detail: 'bad graph' })).toBe('could not load a/b: bad graph');
+  });
+
+  it('files that were not added', () => {
+    expect(fileProblemText('x.pdf', { code: 'rejected', message: 'x.pdf: not a readable PDF (bad xref)' })).toBe('x.pdf: not a readable PDF (bad xref)');
+    expect(fileProblemText('y.md', { code: 'unreadable', detail: 'out of memory' })).toBe('y.md: could not be read (out of memory)');
+  });
+
+  it('why there is no map', () => {
+    expect(mapUnavailableText({ code: 'no-documents' })).toMatch(/^The map needs documents/);
+    expect(mapUnavailableText({ code: 'no-embedder' })).toBe('The map needs sentence vectors: choose an embedding model in the Models panel (BM25 alone has no vectors to place).');
+    expect(mapUnavailableText({ code: 'vectors-missing', done: 40, total: 90, paused: true })).toBe(
+      "The map needs every sentence's vector: 40 of 90 sentences are embedded so far (embedding is paused: resume it). It appears when they are done.",
+    );
+    expect(mapUnavailableText({ code: 'vectors-missing', done: 40, total: 90, paused: false })).not.toContain('paused');
+    expect(mapUnavailableText({ code: 'umap-too-few', min: 15 })).toBe('UMAP needs at least 15 sentences; the PCA view shows them.');
+    expect(mapUnavailableText({ code: 'umap-failed', message: 'boom' })).toBe('UMAP failed: boom');
+  });
+
+  it('how a projection was made, and where the query went', () => {
+    expect(projectionNotes(projection({}))).toEqual([
+      'PCA: the two directions of largest variance; every sentence and the query are projected exactly.',
+      'Variance along x 0.123, y 0.0457.',
+    ]);
+    expect(projectionNotes(projection({ fitted: 5000, about: { method: 'pca', variance: [0, 0], nonFinite: 2 } }))).toEqual([
+      'PCA: the two directions of largest variance, fitted on 5,000 evenly spaced sentences; every sentence and the query are projected exactly.',
+      'Variance along x 0.00, y 0.00.',
+      '2 sentence vectors were not finite (NaN) and are drawn as zero vectors.',
+    ]);
+    expect(projectionNotes(projection({ method: 'umap', fitted: 5000, about: { method: 'umap', epochs: 200, subsampled: true, placeK: 8 } }))).toEqual([
+      'UMAP (umap-js, 15 neighbours, min. distance 0.1, seeded): 200 epochs, fitted on 5,000 evenly spaced sentences of 12,000 (a subsample, for speed); the others are placed at the weighted mean of their 8 nearest fitted sentences.',
+      "The query is placed at the similarity-weighted mean of its 8 nearest fitted sentences' positions (not umap-js transform).",
+    ]);
+    expect(queryPlacementText({ method: 'pca' })).toBe('exact PCA projection of the query vector');
+    expect(queryPlacementText({ method: 'umap', k: 10 })).toBe('weighted mean of the positions of its 10 nearest sentences (by cosine)');
+  });
+
+  it('errors: the lab’s codes in words, anything else by its message', () => {
+    expect(errorText(new RpcError('document-gone'))).toBe('that document is no longer in the corpus');
+    expect(errorText(new RpcError('no-eval-set'))).toBe('import a labelled set first');
+    expect(errorText(new RpcError('model-unavailable', 'x', { code: 'offline', model: 'm' }))).toBe('could not download m (offline, or the hub is blocked)');
+    expect(errorText(new RpcError('failed', 'a BEIR set needs corpus.jsonl'))).toBe('a BEIR set needs corpus.jsonl');
+    expect(errorText(new Error('plain'))).toBe('plain');
+    expect(errorText('text')).toBe('text');
+  });
+});

@@ -1,0 +1,131 @@
+/**
+ * The page's words for what the workers answer as codes and data: column notices, why a
+ * model or the map is unavailable, how the map was made, errors of the lab's own. The
+ * workers never word anything for the page; everything a user reads from them is here.
+ */
+import { RpcError } from '../rpc/wire';
+import { BUNDLE_REFUSED, type BundleRefusal, type ColumnNotice, type ExportProgress, type FileProblem, type ImportProgress, type LabErrorCode, type MapUnavailable, type ModelFailure, type ProjectionData, type QueryPlacement } from '../worker/protocol';
+import type { VerifyProgress } from '../worker/postgres-protocol';
+
+const en = (n: number) => n.toLocaleString('en');
+
+export function columnNoticeText(n: ColumnNotice): string {
+  switch (n.code) {
+    case 'fusion-needs-generator':
+      return 'Query fusion needs an LLM to rewrite the question: choose a generator and a number of query-fusion variants in the Generator panel, then press Ask.';
+    case 'fusion-repeats-question':
+      return 'the variants only repeat the question: this is the question searched alone';
+  }
+}
+
+/** What the query-fusion column says while its variants are written, or when writing them failed. */
+export function fusionStateText(f: { state: 'writing' | 'failed'; n: number; generator: string; error?: string }): string {
+  return f.state === 'writing' ? `Writing ${f.n} variants of the question with ${f.generator}…` : `Query fusion failed: ${f.error ?? 'no variants'}; this column stays empty.`;
+}
+
+/** How a query-fusion column names query i of [question, ...variants]. */
+export function queryLabel(i: number): string {
+  return i === 0 ? 'question' : `variant ${i}`;
+}
+
+export function modelFailureText(f: ModelFailure): string {
+  switch (f.code) {
+    case 'not-found':
+      return `model files not found at ${f.folder} (download them with npm run models:download, or choose the Hugging Face hub)`;
+    case 'offline':
+      return `could not download ${f.model} (offline, or the hub is blocked)`;
+    case 'not-model-files':
+      return `the server did not return model files for ${f.model}`;
+    case 'load-failed':
+      return `could not load ${f.model}: ${f.detail}`;
+  }
+}
+
+export function fileProblemText(file: string, p: FileProblem): string {
+  return p.code === 'rejected' ? p.message : `${file}: could not be read (${p.detail})`;
+}
+
+export function mapUnavailableText(r: MapUnavailable): string {
+  switch (r.code) {
+    case 'no-embedder':
+      return 'The map needs sentence vectors: choose an embedding model in the Models panel (BM25 alone has no vectors to place).';
+    case 'no-documents':
+      return 'The map needs documents: add some (or press Load sample corpus), and wait for their sentences to be embedded.';
+    case 'vectors-missing':
+      return `The map needs every sentence's vector: ${r.done} of ${r.total} sentences are embedded so far${r.paused ? ' (embedding is paused: resume it)' : ''}. It appears when they are done.`;
+    case 'umap-too-few':
+      return `UMAP needs at least ${r.min} sentences; the PCA view shows them.`;
+    case 'umap-failed':
+      return `UMAP failed: ${r.message}`;
+  }
+}
+
+/** How a projection was made, in sentences beside the map. */
+export function projectionNotes(d: ProjectionData): string[] {
+  const a = d.about;
+  if (a.method === 'pca') {
+    return [
+      `PCA: the two directions of largest variance${d.fitted < d.n ? `, fitted on ${en(d.fitted)} evenly spaced sentences` : ''}; every sentence and the query are projected exactly.`,
+      `Variance along x ${a.variance[0].toPrecision(3)}, y ${a.variance[1].toPrecision(3)}.`,
+      ...(a.nonFinite ? [`${a.nonFinite} sentence vector${a.nonFinite === 1 ? ' was not finite (NaN) and is' : 's were not finite (NaN) and are'} drawn as zero vectors.`] : []),
+    ];
+  }
+  return [
+    `UMAP (umap-js, 15 neighbours, min. distance 0.1, seeded): ${a.epochs} epochs${a.subsampled ? `, fitted on ${en(d.fitted)} evenly spaced sentences of ${en(d.n)} (a subsample, for speed); the others are placed at the weighted mean of their ${a.placeK} nearest fitted sentences` : ''}.`,
+    `The query is placed at the similarity-weighted mean of its ${a.placeK} nearest ${a.subsampled ? 'fitted ' : ''}sentences' positions (not umap-js transform).`,
+  ];
+}
+
+export function queryPlacementText(how: QueryPlacement): string {
+  return how.method === 'pca' ? 'exact PCA projection of the query vector' : `weighted mean of the positions of its ${how.k} nearest sentences (by cosine)`;
+}
+
+const LAB_ERRORS: Record<LabErrorCode, string> = {
+  'document-gone': 'that document is no longer in the corpus',
+  'sentence-gone': 'that sentence is no longer in the corpus',
+  'no-eval-set': 'import a labelled set first',
+  'export-empty': 'there is nothing to export: add documents first',
+};
+
+/** Any failure in words: the lab's and the generation worker's codes worded here, anything else by its own message. */
+export function errorText(e: unknown): string {
+  if (e instanceof RpcError) {
+    if (Object.hasOwn(LAB_ERRORS, e.code)) return LAB_ERRORS[e.code as LabErrorCode];
+    if (e.code === 'model-unavailable' && e.data) return modelFailureText(e.data as ModelFailure);
+    if (e.code === 'no-model') return 'no in-browser model is loaded';
+    if (e.code === BUNDLE_REFUSED && e.data) return (e.data as BundleRefusal).message;
+  }
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** A refused or failed bundle import, named by its file. */
+export function bundleImportText(file: string, e: unknown): string {
+  return `${file}: ${errorText(e)}; the corpus is unchanged.`;
+}
+
+export function importProgressText(file: string, p: ImportProgress): string {
+  const what = { unzip: 'reading the zip', read: 'checking tables and taking the vectors', store: 'keeping it in this browser' }[p.phase];
+  return `Importing ${file}: ${what}…`;
+}
+
+export function exportProgressText(p: ExportProgress): string {
+  return p.phase === 'export' ? 'Writing tables, SQL and the golden run…' : `Zipping: ${mb(p.done)} of ${mb(p.total)}`;
+}
+
+export function verifyProgressText(p: VerifyProgress): string {
+  switch (p.phase) {
+    case 'unzip':
+      return 'Reading the bundle…';
+    case 'start':
+      return 'Starting PostgreSQL (PGlite) with pgvector…';
+    case 'load':
+      return "Loading the bundle's schema, data and functions…";
+    case 'query':
+      return `Running the golden questions: ${p.done} of ${p.total}`;
+  }
+}
+
+/** Megabytes with one decimal. */
+export function mb(bytes: number): string {
+  return `${(bytes / 1e6).toFixed(1)} MB`;
+}

@@ -1,0 +1,33 @@
+/**
+ * A retrieved block with what the page needs to show it without asking again: its
+ * document, section path, pages, the spans of its hit sentences, its coherence with the
+ * question and the chunk-tree node around it.
+ */
+import type { RetrievalEngine } from '../core/engine';
+import { commonSection, sectionPath } from '../core/structure/corpus';
+import type { ContextBlock } from '../core/types';
+import type { BlockView } from './protocol';
+
+export function blockView(engine: RetrievalEngine, b: ContextBlock, query?: string): BlockView {
+  const c = engine.corpus;
+  const doc = c.docs[b.doc]!;
+  const first = c.sentences[b.sentences.start]!;
+  const last = c.sentences[b.sentences.end - 1]!;
+  const hitSpans: [number, number][] = b.hits
+    .map((i) => c.sentences[i]!)
+    .map((s) => [Math.max(0, s.start - b.start), Math.min(b.end - b.start, s.end - b.start)] as [number, number])
+    .filter(([a, z]) => z > a);
+  const parent = engine.enclosingNode(b.sentences.start, b.sentences.end);
+  const coherence = query ? engine.blockCoherence(b.sentences.start, b.sentences.end, query) : null;
+  return {
+    ...b,
+    ...(coherence ? { coherence } : {}),
+    ...(parent ? { parent: { start: c.sentences[parent.start]!.start, end: c.sentences[parent.end - 1]!.end, level: parent.level, tokens: parent.tokens } } : {}),
+    docId: doc.id,
+    docTitle: doc.title,
+    sectionPath: sectionPath(doc, commonSection(doc, first.section, last.section)),
+    ...(first.page !== undefined ? { pageStart: first.page } : {}),
+    ...(last.page !== undefined ? { pageEnd: last.page } : {}),
+    hitSpans,
+  };
+}

@@ -1,0 +1,91 @@
+/**
+ * The lab worker's side of bundles: export the engine's corpus and one column as a .zip,
+ * and read a dropped .zip into a new engine (the session then adopts it). Failures the user
+ * can act on travel as BUNDLE_REFUSED with the core's one sentence.
+ */
+import { version as labVersion } from '../../package.json';
+import type { Embedder } from '../core/embed/embedder';
+import type { RetrievalEngine } from '../core/engine';
+import type { EvalSet } from '../core/eval/dataset';
+import { exportBundle } from '../core/export/bundle';
+import type { QuestionInput } from '../core/export/golden';
+import { importBundle, type ImportResult } from '../core/export/import';
+import { retrievalParams } from '../core/retrieve/params';
+import { asRefusal } from './bundle-refusal';
+import { unzipBundle, zipBundle } from './bundle-zip';
+import { labError, type ExportProgress, type ExportRequest, type ExportSummary } from './protocol';
+
+/** The golden run's questions: the labelled set's (with answers and targets in this corpus), or typed ones. */
+export function goldenQuestions(req: ExportRequest, engine: RetrievalEngine, evalSet: EvalSet | null): QuestionInput[] {
+  if (req.questions.source === 'typed') {
+    const typed = req.questions.questions.map((q) => q.trim()).filter(Boolean);
+    return [...new Set(typed)].map((question, i) => ({ id: `typed-${i + 1}`, question }));
+  }
+  if (!evalSet) throw labError('no-eval-set');
+  const ids = new Set(engine.corpus.docs.map((d) => d.id));
+  const limit = Math.max(1, Math.floor(req.questions.limit));
+  return evalSet.questions
+    .filter((q) => q.targets.some((t) => ids.has(t.doc)))
+    .slice(0, limit)
+    .map((q) => ({ id: q.id, question: q.question, answers: q.answers, targets: q.targets.filter((t) => ids.has(t.doc)) }));
+}
+
+/** Exports the engine's corpus and the chosen column as a zipped bundle. */
+export async function exportZip(engine: RetrievalEngine, req: ExportRequest, evalSet: EvalSet | null, progress: (p: ExportProgress) => void): Promise<ExportSummary> {
+  if (!engine.corpus.docs.length) throw labError('export-empty');
+  const questions = goldenQuestions(req, engine, evalSet);
+  // The page's parameters are checked and clamped here too: the worker trusts no message.
+  const params = retrievalParams(req.params);
+  progress({ phase: 'export', done: 0, total: 1 });
+  const t0 = performance.now();
+  const result = await exportBundle(engine, { strategy: req.strategy, params, questions, labVersion });
+  const exportMs = performance.now() - t0;
+  const fileBytes = result.files.reduce((n, f) => n + f.bytes.length, 0);
+  const t1 = performance.now();
+  const zip = await zipBundle(result.files, (done, total) => progress({ phase: 'zip', done, total }));
+  const m = result.manifest;
+  return {
+    zip,
+    files: result.files.length,
+    fileBytes,
+    rawBytes: result.rawBytes,
+    strategy: m.strategy,
+    retriever: m.retriever,
+    documents: m.corpus.documents,
+    sentences: m.corpus.sentences,
+    vectorKinds: [...m.vectors.kinds],
+    model: m.embedding?.model ?? null,
+    questions: questions.length,
+    runs: countRuns(result.files),
+    targets: m.targets.map((t) => ({ name: t.name, files: [...t.files], status: t.status })),
+    exportMs,
+    zipMs: performance.now() - t1,
+  };
+}
+
+/** Golden runs in the bundle (retriever × strategy), read back from golden.json. */
+function countRuns(files: { name: string; bytes: Uint8Array }[]): number {
+  const golden = files.find((f) => f.name === 'golden.json');
+  if (!golden) return 0;
+  try {
+    return (JSON.parse(new TextDecoder().decode(golden.bytes)) as { runs?: unknown[] }).runs?.length ?? 0;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Reads a dropped bundle zip into a new engine holding the open corpus plus the bundle's
+ * documents and vectors. Only the manifest and the Parquet tables are unzipped: JSONL and SQL
+ * carry the same data for other tools. `into` is never changed.
+ */
+export async function readBundleZip(zip: Uint8Array, embedder: Embedder | null, into: RetrievalEngine, progress: (phase: 'unzip' | 'read') => void): Promise<ImportResult> {
+  try {
+    progress('unzip');
+    const files = unzipBundle(zip, { skip: ['jsonl/', 'postgres/', 'frameworks/'] });
+    progress('read');
+    return await importBundle(files, { embedder, into });
+  } catch (e) {
+    throw asRefusal(e);
+  }
+}

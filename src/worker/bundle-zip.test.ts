@@ -1,0 +1,75 @@
+import { unzipSync, zipSync } from 'fflate';
+import { describe, expect, it } from 'vitest';
+import { BundleError, type BundleFile } from '../core/export/format';
+import { unzipBundle, zipBundle } from './bundle-zip';
+
+const enc = new TextEncoder();
+const text = (s: string) => enc.encode(s);
+/** Bytes that do not compress, as Parquet's are. */
+const noise = (n: number, seed = 7) => {
+  const out = new Uint8Array(n);
+  let x = seed;
+  for (let i = 0; i < n; i++) out[i] = (x = (Math.imul(x, 1103515245) + 12345) >>> 0) >>> 24;
+  return out;
+};
+
+const FILES: BundleFile[] = [
+  { name: 'manifest.json', bytes: text('{"format":"rag-lab-bundle"}\n') },
+  { name: 'parquet/sentences.parquet', bytes: noise(300_000) },
+  { name: 'jsonl/sentences.jsonl', bytes: text('{"sentence":0,"text":"Tea."}\n'.repeat(20_000)) },
+  { name: 'postgres/schema.sql', bytes: text('CREATE SCHEMA raglab;\n') },
+  { name: 'empty.txt', bytes: new Uint8Array() },
+];
+
+const bytesOf = async (b: Blob) => new Uint8Array(await b.arrayBuffer());
+const sameFiles = (a: BundleFile[], b: BundleFile[]) => {
+  const sort = (x: BundleFile[]) => [...x].sort((p, q) => p.name.localeCompare(q.name));
+  expect(sort(a).map((f) => f.name)).toEqual(sort(b).map((f) => f.name));
+  for (const f of a) expect(Buffer.from(b.find((x) => x.name === f.name)!.bytes).equals(Buffer.from(f.bytes)), f.name).toBe(true);
+};
+
+describe('a bundle as a zip', () => {
+  it('round-trips every file byte for byte; Parquet is stored, text deflated', async () => {
+    const progress: number[] = [];
+    const zip = await bytesOf(await zipBundle(FILES, (done) => progress.push(done)));
+    sameFiles(unzipBundle(zip), FILES);
+    // A standard reader sees the same files (fflate's own, independent of the bundle reader).
+    expect(Object.keys(unzipSync(zip)).sort()).toEqual(FILES.map((f) => f.name).sort());
+    // Text shrinks a lot, noise not at all: the zip is about the Parquet file plus a little.
+    expect(zip.length).toBeGreaterThan(300_000);
+    expect(zip.length).toBeLessThan(300_000 + 20_000);
+    expect(progress.at(-1)).toBe(FILES.reduce((n, f) => n + f.bytes.length, 0));
+    // Central directory: method 0 (stored) for the Parquet entry, 8 (deflate) for the JSONL one.
+    const methodOf = (name: string) => {
+      const needle = text(name);
+      for (let i = 0; i < zip.length - 46; i++) {
+        if (zip[i] === 0x50 && zip[i + 1] === 0x4b && zip[i + 2] === 1 && zip[i + 3] === 2 && Buffer.from(zip.subarray(i + 46, i + 46 + needle.length)).equals(Buffer.from(needle))) return zip[i + 10]! | (zip[i + 11]! << 8);
+      }
+      return -1;
+    };
+    expect(methodOf('parquet/sentences.parquet')).toBe(0);
+    expect(methodOf('jsonl/sentences.jsonl')).toBe(8);
+  });
+
+  it('reads a zip of the bundle folder (files under a top folder), and leaves out what is skipped', () => {
+    const zip = zipSync(Object.fromEntries(FILES.map((f) => [`rag-lab-bundle/${f.name}`, f.bytes])));
+    const back = unzipBundle(zip, { skip: ['jsonl/', 'postgres/'] });
+    sameFiles(back, FILES.filter((f) => !f.name.startsWith('jsonl/') && !f.name.startsWith('postgres/')));
+  });
+
+  it('refuses a zip without manifest.json, a truncated zip and bytes that are no zip, each with one message', async () => {
+    const zip = await bytesOf(await zipBundle(FILES));
+    const refusal = (bytes: Uint8Array) => {
+      try {
+        unzipBundle(bytes);
+      } catch (e) {
+        expect(e).toBeInstanceOf(BundleError);
+        return (e as Error).message;
+      }
+      return null;
+    };
+    expect(refusal(zipSync({ 'notes.txt': text('hello') }))).toBe('not a RAG Context Lab bundle: the zip holds no manifest.json');
+    expect(refusal(zip.subarray(0, Math.floor(zip.length / 2)))).toMatch(/^the zip cannot be read: it is (truncated|corrupt)/);
+    expect(refusal(text('PK but not really a zip file at all'))).toMatch(/^the zip cannot be read: it is corrupt or not a zip file/);
+  });
+});

@@ -1,0 +1,233 @@
+/**
+ * The corpus as the lab holds it: the documents in order, the structure parameters, the
+ * models, and the retrieval engine built from them — plus engines of other chunk-size
+ * variants, kept with their vectors so switching back is free. Every change that needs a
+ * new engine goes through `replaceEngine`.
+ */
+import type { Embedder } from '../core/embed/embedder';
+import { lexicalKey } from '../core/index/lexical-index';
+import type { Reranker } from '../core/embed/reranker';
+import { RetrievalEngine } from '../core/engine';
+import { VoyIndex } from '../core/index/voy-index';
+import { structureParams, type StructureParams } from '../core/retrieve/params';
+import { headerKey } from '../core/structure/headers';
+import type { Document, DocumentContext } from '../core/types';
+import type { EmbeddingJob } from './embedding-job';
+import type { SavedVectors } from './persistence';
+import { labError, type DocSummary, type IndexBackend } from './protocol';
+
+/** Chunk-size variants kept besides the current one. */
+const MAX_VARIANTS = 2;
+
+/** Structure fields that need a new chunk tree (headers only need new vectors). */
+function treeKey(s: StructureParams): string {
+  return JSON.stringify([s.chunkLevels, s.sectionLevel, s.naive]);
+}
+
+/** Trims a title and summary to what a header can hold; an empty context is none. */
+function documentContext(c: DocumentContext): DocumentContext | null {
+  const title = typeof c.title === 'string' ? c.title.replace(/\s+/g, ' ').trim().slice(0, 300) : '';
+  const summary = typeof c.summary === 'string' ? c.summary.replace(/\s+/g, ' ').trim().slice(0, 1000) : '';
+  if (!title && !summary) return null;
+  return { ...(title ? { title } : {}), ...(summary ? { summary } : {}), by: typeof c.by === 'string' && c.by ? c.by.slice(0, 200) : 'user' };
+}
+
+export class CorpusSession {
+  docs: Document[] = [];
+  structure: StructureParams = structureParams();
+  indexBackend: IndexBackend = 'flat';
+  embedder: Embedder | null = null;
+  engine: RetrievalEngine = new RetrievalEngine();
+  private rerankerModel: Reranker | null = null;
+  /** Engines of other chunk-tree variants (same documents, model and index), newest last. */
+  private readonly variants = new Map<string, RetrievalEngine>();
+
+  /** `job` is stopped whenever the engine it embeds for is replaced. */
+  constructor(private readonly job: EmbeddingJob) {}
+
+  get reranker(): Reranker | null {
+    return this.rerankerModel;
+  }
+
+  /** A new reranker applies at once, without a new engine. */
+  set reranker(r: Reranker | null) {
+    this.rerankerModel = r;
+    this.engine.reranker = r;
+  }
+
+  /** An empty engine with the session's models, index backend and (by default) structure. */
+  newEngine(structure: StructureParams = this.structure): RetrievalEngine {
+    const vectorIndex = this.indexBackend === 'voy' ? (dim: number) => VoyIndex.create(dim) : undefined;
+    return new RetrievalEngine({ embedder: this.embedder, reranker: this.rerankerModel, structure, ...(vectorIndex ? { vectorIndex } : {}) });
+  }
+
+  /** A new engine holding the session's documents. */
+  private engineWithDocuments(): RetrievalEngine {
+    const engine = this.newEngine();
+    engine.addDocuments(this.docs);
+    return engine;
+  }
+
+  /**
+   * Stops embedding, drops the cached variants (their documents, model or index are no
+   * longer the session's) and puts the engine `build` makes in place of the current one.
+   */
+  async replaceEngine(build: () => RetrievalEngine | Promise<RetrievalEngine>): Promise<void> {
+    this.job.stop();
+    this.variants.clear();
+    this.engine = await build();
+  }
+
+  /**
+   * An engine built elsewhere (an imported bundle: the session's documents plus the
+   * bundle's, with their vectors) becomes the session's, with its documents and structure.
+   * The session's reranker and index backend apply to it; vectors move over as they are.
+   */
+  async adopt(engine: RetrievalEngine): Promise<void> {
+    const structure = structureParams(engine.structure);
+    const docs = [...engine.corpus.docs];
+    await this.replaceEngine(async () => {
+      engine.reranker = this.rerankerModel;
+      if (this.indexBackend === 'flat') return engine;
+      const rebuilt = this.newEngine(structure);
+      rebuilt.addDocuments(docs);
+      await rebuilt.restoreVectorSets(engine.snapshotVectors('all'));
+      return rebuilt;
+    });
+    this.structure = structure;
+    this.docs = docs;
+  }
+
+  /** The corpus restored from storage (documents and their structure). */
+  async restore(docs: Document[], structure: StructureParams): Promise<void> {
+    this.structure = structureParams(structure);
+    this.docs = docs;
+    await this.replaceEngine(() => this.engineWithDocuments());
+  }
+
+  /** Appends a document; false when the same content is already in the corpus. */
+  addDocument(doc: Document): boolean {
+    const { added } = this.engine.addDocuments([doc]);
+    if (!added.length) return false;
+    this.docs.push(doc);
+    return true;
+  }
+
+  /** Replaces the whole corpus (clear: none; a labelled set with documents: its own). */
+  async reset(docs: Document[] = []): Promise<void> {
+    await this.replaceEngine(() => this.newEngine());
+    this.docs = [];
+    for (const d of docs) this.addDocument(d);
+  }
+
+  async removeDocument(docId: string): Promise<void> {
+    await this.replaceEngine(() => this.engine.withoutDocuments([docId]));
+    this.docs = this.docs.filter((d) => d.id !== docId);
+  }
+
+  /**
+   * A new title or summary changes the document's headers, hence its embedded text: the
+   * document is taken out and appended again, so only its own units are embedded anew.
+   * False when nothing changed.
+   */
+  async setDocumentContext(docId: string, context: DocumentContext | null): Promise<boolean> {
+    const doc = this.docs.find((d) => d.id === docId);
+    if (!doc) throw labError('document-gone');
+    const clean = context ? documentContext(context) : null;
+    const { context: _old, ...rest } = doc;
+    const updated: Document = clean ? { ...rest, context: clean } : rest;
+    if (JSON.stringify(updated.context ?? null) === JSON.stringify(doc.context ?? null)) return false;
+    await this.removeDocument(docId);
+    this.addDocument(updated);
+    return true;
+  }
+
+  /** The embedder changed: a new engine, with the vectors saved for that model restored. */
+  async setEmbedder(embedder: Embedder | null, saved: SavedVectors[]): Promise<void> {
+    this.embedder = embedder;
+    await this.replaceEngine(async () => {
+      const engine = this.engineWithDocuments();
+      if (embedder && saved.length) await engine.restoreVectorSets(saved);
+      return engine;
+    });
+  }
+
+  /**
+   * Exact scan (default) or voy-search's k-d tree. Vectors move over as they are: switching
+   * rebuilds the index, it never re-embeds.
+   */
+  async setIndexBackend(backend: IndexBackend): Promise<boolean> {
+    if (backend === this.indexBackend) return false;
+    await this.replaceEngine(async () => {
+      const snapshot = this.engine.snapshotVectors('all');
+      this.indexBackend = backend;
+      const engine = this.engineWithDocuments();
+      await engine.restoreVectorSets(snapshot);
+      return engine;
+    });
+    return true;
+  }
+
+  /**
+   * New structure parameters. New chunk sizes switch to another engine (cached ones come
+   * back with their vectors); new header settings only change what is embedded next.
+   */
+  setStructure(next: StructureParams): void {
+    const s = structureParams(next);
+    if (treeKey(s) !== treeKey(this.structure)) {
+      // Earlier chunk-size variants are kept with their vectors: switching back is free.
+      this.variants.set(treeKey(this.structure), this.engine);
+      const cached = this.variants.get(treeKey(s));
+      // Built first: invalid sizes throw here and leave the current corpus as it was.
+      const engine = cached ?? this.newEngine(s);
+      engine.addDocuments(this.docs); // documents added since it was cached
+      engine.setHeaders(s.headers);
+      this.variants.delete(treeKey(s));
+      while (this.variants.size > MAX_VARIANTS) this.variants.delete(this.variants.keys().next().value!);
+      this.job.stop();
+      this.structure = s;
+      this.engine = engine;
+    } else if (headerKey(s.headers) !== headerKey(this.structure.headers)) {
+      this.structure = s;
+      this.engine.setHeaders(s.headers);
+    } else {
+      this.structure = s;
+    }
+    // The analyzer and BM25 variant rebuild only the lexical indexes, never the vectors.
+    if (lexicalKey(this.engine.structure.lexical) !== lexicalKey(s.lexical)) this.engine.setLexical(s.lexical);
+  }
+
+  document(docId: string): Document {
+    const d = this.docs.find((x) => x.id === docId);
+    if (!d) throw labError('document-gone');
+    return d;
+  }
+
+  summaries(): DocSummary[] {
+    const coverage = this.engine.documentCoverage();
+    return this.docs.map((d, i) => this.summary(d, i, coverage));
+  }
+
+  /** The summary of the document added last. */
+  lastSummary(): DocSummary {
+    return this.summary(this.docs[this.docs.length - 1]!, this.docs.length - 1, this.engine.documentCoverage());
+  }
+
+  private summary(d: Document, i: number, coverage: { done: number; total: number }[]): DocSummary {
+    const c = this.engine.corpus;
+    return {
+      id: d.id,
+      title: d.title,
+      fileName: d.meta.fileName,
+      language: d.language,
+      format: d.meta.format,
+      size: d.meta.size,
+      pages: d.pages.length,
+      sections: d.sections.length - 1,
+      sentences: (c.docStarts[i + 1] ?? 0) - (c.docStarts[i] ?? 0),
+      warnings: d.warnings ?? [],
+      ...(d.context ? { context: d.context } : {}),
+      embedded: coverage[i] ?? { done: 0, total: 0 },
+    };
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * The background embedding job: embeds whatever units of the current engine have no vector
+ * yet, kind by kind, with progress and an estimate of the time left. Pausing stops it; BM25
+ * and the vectors made so far keep working.
+ */
+import { EmbeddingCancelled } from '../core/embed/embedder';
+import type { RetrievalEngine } from '../core/engine';
+import type { UnitKind } from '../core/retrieve/params';
+import type { EmbeddingStatus } from './protocol';
+
+const KINDS: UnitKind[] = ['sentence', 'leaf', 'chunk'];
+
+export interface EmbeddingJobEvents {
+  /** Progress moved (called often: throttle what it does). */
+  progress(): void;
+  /** The job ended by itself (all embedded, or an error): its vectors can be saved. */
+  finished(): Promise<void>;
+}
+
+export class EmbeddingJob {
+  /** The user paused embedding. */
+  paused = false;
+  private current: { controller: AbortController; engine: RetrievalEngine } | null = null;
+  private info: { unit?: UnitKind; etaS?: number; truncated: number; error?: string; progress?: { done: number; total: number } } = { truncated: 0 };
+
+  constructor(private readonly events: EmbeddingJobEvents) {}
+
+  get running(): boolean {
+    return this.current !== null;
+  }
+
+  stop(): void {
+    this.current?.controller.abort();
+    this.current = null;
+  }
+
+  /**
+   * Starts embedding for `engine` unless paused. A job already running on this engine loops
+   * until nothing is missing, so documents added meanwhile are picked up; a replaced engine
+   * gets a job of its own.
+   */
+  start(engine: RetrievalEngine): void {
+    if (this.paused || this.current?.engine === engine) return;
+    this.stop();
+    if (!engine.embedder) return;
+    const controller = new AbortController();
+    const job = { controller, engine };
+    this.current = job;
+    this.info = { truncated: 0 };
+    const missing = () => KINDS.some((k) => engine.vectorCoverage(k).done < engine.unitCount(k));
+    void (async () => {
+      try {
+        while (!controller.signal.aborted && missing()) {
+          for (const kind of KINDS) {
+            const started = performance.now();
+            const { truncated } = await engine.embedUnits(kind, {
+              signal: controller.signal,
+              onEmbedProgress: (p) => {
+                const perMs = p.done / Math.max(1, performance.now() - started);
+                this.info.unit = kind;
+                this.info.progress = { done: p.done, total: p.total };
+                if (p.done > 0) this.info.etaS = Math.ceil((p.total - p.done) / perMs / 1000);
+                this.events.progress();
+              },
+            });
+            this.info.truncated += truncated.length;
+          }
+        }
+      } catch (e) {
+        if (!(e instanceof EmbeddingCancelled) && !controller.signal.aborted) this.info.error = (e as Error).message;
+      } finally {
+        if (this.current === job) {
+          this.current = null;
+          delete this.info.unit;
+          delete this.info.etaS;
+          delete this.info.progress;
+          await this.events.finished();
+        }
+      }
+    })();
+  }
+
+  /** Pauses (and stops) or resumes embedding for `engine`. */
+  setPaused(paused: boolean, engine: RetrievalEngine): void {
+    this.paused = paused;
+    if (paused) this.stop();
+    else this.start(engine);
+  }
+
+  status(engine: RetrievalEngine): EmbeddingStatus {
+    const info = this.info;
+    return {
+      coverage: { sentence: engine.vectorCoverage('sentence'), leaf: engine.vectorCoverage('leaf'), chunk: engine.vectorCoverage('chunk') },
+      running: this.running,
+      paused: this.paused,
+      truncated: info.truncated,
+      ...(info.unit ? { unit: info.unit } : {}),
+      ...(info.etaS !== undefined ? { etaS: info.etaS } : {}),
+      ...(info.progress ? { progress: info.progress } : {}),
+      ...(info.error ? { error: info.error } : {}),
+    };
+  }
+}

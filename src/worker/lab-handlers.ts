@@ -1,0 +1,42 @@
+/**
+ * LabApi's handlers: which method of the lab answers each request, and when it may run.
+ * 'serial' handlers run one after another (the engine is not re-entrant); 'concurrent' ones
+ * at once, so a search never waits behind a long indexing request.
+ */
+import type { Handler, Handlers, RpcContext } from '../rpc/server';
+import type { Lab } from './lab';
+import type { LabApi } from './protocol';
+
+export function labHandlers(getLab: () => Promise<Lab>): Handlers<LabApi> {
+  const on = <M extends keyof LabApi>(
+    concurrency: 'serial' | 'concurrent',
+    run: (lab: Lab, params: LabApi[M]['params'], ctx: RpcContext<LabApi[M]['progress']>) => LabApi[M]['result'] | Promise<LabApi[M]['result']>,
+  ): Handler<LabApi, M> => ({ concurrency, run: async (params, ctx) => run(await getLab(), params, ctx) });
+
+  return {
+    init: on('serial', (lab, p) => lab.init(p.options)),
+    addFiles: on('serial', (lab, p, ctx) => lab.addFiles(p.files, ctx)),
+    addText: on('serial', (lab, p) => lab.addText(p.name, p.text)),
+    loadEmbedder: on('serial', (lab, p, ctx) => lab.loadEmbedder(p.choice, ctx)),
+    loadReranker: on('serial', (lab, p, ctx) => lab.loadReranker(p.choice, ctx)),
+    setStructure: on('serial', (lab, p) => lab.setStructure(p.structure)),
+    removeDocument: on('serial', (lab, p) => lab.removeDocument(p.docId)),
+    setDocumentContext: on('serial', (lab, p) => lab.setDocumentContext(p.docId, p.context)),
+    clear: on('serial', (lab) => lab.clear()),
+    setIndexBackend: on('serial', (lab, p) => lab.setIndexBackend(p.backend)),
+    setEmbedding: on('serial', (lab, p) => lab.setEmbedding(p.running)),
+    evalImport: on('serial', (lab, p) => lab.evalImport(p.files)),
+    evalRun: on('serial', (lab, p, ctx) => lab.evalRun(p.spec, ctx)),
+    evalQuestion: on('serial', (lab, p) => lab.evalQuestion(p)),
+    // A bundle reads the engine as one consistent corpus: no document comes or goes meanwhile.
+    exportBundle: on('serial', (lab, p, ctx) => lab.exportBundle(p, ctx)),
+    importBundle: on('serial', (lab, p, ctx) => lab.importBundle(p, ctx)),
+    // Reads: they run at once. The map only reads cached projections (UMAP runs in its own worker).
+    search: on('concurrent', (lab, p) => lab.search(p)),
+    getDocument: on('concurrent', (lab, p) => lab.getDocument(p.docId)),
+    saveParams: on('concurrent', (lab, p) => lab.saveParams(p.params)),
+    projection: on('concurrent', (lab, p, ctx) => lab.projection(p.method, ctx)),
+    mapQuery: on('concurrent', (lab, p) => lab.mapQuery(p)),
+    mapPoint: on('concurrent', (lab, p) => lab.mapPoint(p)),
+  };
+}

@@ -1,0 +1,207 @@
+import 'fake-indexeddb/auto';
+import { IDBFactory } from 'fake-indexeddb';
+import { afterEach, describe, expect, it } from 'vitest';
+import { RpcClient } from '../rpc/client';
+import { serve } from '../rpc/server';
+import { RpcError, type RpcPort } from '../rpc/wire';
+import { retrievalParams } from '../core/retrieve/params';
+import { Lab } from './lab';
+import { labHandlers } from './lab-handlers';
+import { LAB_TAG, type ColumnSpec, type InitOptions, type LabApi, type LabEvents, type WorkerStatus } from './protocol';
+
+/**
+ * The lab as the page sees it: its handler table served on one end of a MessageChannel, the
+ * RPC client on the other, BM25 only (no model), storage in fake-indexeddb.
+ */
+const g = globalThis as { indexedDB?: unknown };
+const original = g.indexedDB;
+let channels: MessageChannel[] = [];
+afterEach(() => {
+  g.indexedDB = original;
+  for (const c of channels) {
+    c.port1.close();
+    c.port2.close();
+  }
+  channels = [];
+});
+
+const OPTIONS: InitOptions = { modelsUrl: 'http://127.0.0.1/models/', ortWasm: { mjs: '', wasm: '' }, threads: 1, pdfWorkerUrl: '', voyWasm: '' };
+
+async function startLab(options: Partial<InitOptions> = {}) {
+  const channel = new MessageChannel();
+  channels.push(channel);
+  const statuses: WorkerStatus[] = [];
+  const server = serve<LabApi, LabEvents>(channel.port1 as unknown as RpcPort, LAB_TAG, labHandlers(async () => lab));
+  const lab = new Lab((s) => server.emit('status', s));
+  const client = new RpcClient<LabApi, LabEvents>(channel.port2 as unknown as RpcPort, LAB_TAG);
+  client.on('status', (s) => statuses.push(s));
+  const init = await client.request('init', { options: { ...OPTIONS, ...options } }).promise;
+  return { client, init, statuses };
+}
+
+const enc = new TextEncoder();
+const file = (name: string, text: string) => ({ name, bytes: enc.encode(text).buffer as ArrayBuffer });
+
+const TEA = '# Tea\n\nBlack tea is fully oxidised before drying. Green tea is steamed to stop oxidation. Oolong sits between the two.';
+const SENTENCE: ColumnSpec = { id: 'sentence', label: 'Sentence hits', strategy: 'sentence', retriever: 'bm25', rerank: false };
+const FUSION: ColumnSpec = { id: 'fusion', label: 'Query fusion', strategy: 'window', retriever: 'bm25', rerank: false, fusion: true };
+
+describe('the lab worker, through its RPC', () => {
+  it('indexes, searches and answers with views of the blocks', async () => {
+    g.indexedDB = new IDBFactory();
+    const { client, statuses } = await startLab({ fresh: true });
+    const seen: string[] = [];
+    const added = await client.request('addFiles', { files: [file('tea.md', TEA), file('tea-copy.md', TEA)] }, { onProgress: (p) => seen.push(`${p.file}:${p.stage}`) }).promise;
+    expect(added.added.map((d) => d.fileName)).toEqual(['tea.md']);
+    expect(added.duplicates).toEqual(['tea-copy.md']);
+    expect(seen).toEqual(['tea.md:parse', 'tea.md:split', 'tea.md:done', 'tea-copy.md:parse', 'tea-copy.md:split', 'tea-copy.md:duplicate']);
+    // The heading is a sentence too.
+    expect(statuses.at(-1)!.docs.map((d) => d.sentences)).toEqual([4]);
+
+    const r = await client.request('search', { query: 'how is black tea oxidised', params: retrievalParams({ topK: 2 }), columns: [SENTENCE] }).promise;
+    const [first] = r.columns[0]!.result.blocks;
+    expect(first!.text).toBe('Black tea is fully oxidised before drying.');
+    expect(first!.docTitle).toBe('Tea');
+    expect(first!.hitSpans).toEqual([[0, first!.text.length]]);
+  });
+
+  it('a new analyzer or BM25 variant rebuilds only the lexical index: the next search scores with it', async () => {
+    g.indexedDB = new IDBFactory();
+    const { client, statuses } = await startLab({ fresh: true });
+    await client.request('addText', { name: 'Pasted text 1', text: TEA }).promise;
+    const ask = async () => (await client.request('search', { query: 'steaming green teas', params: retrievalParams({ topK: 1 }), columns: [SENTENCE] }).promise).columns[0]!.result.blocks;
+    // Plain words: only "green" matches; stemmed, "steaming" and "teas" match too.
+    const before = await ask();
+    expect(before[0]!.provenance.lexical).toMatch(/words/);
+    const structure = statuses.at(-1)!.structure;
+    expect(structure.lexical).toEqual({ analyzer: 'words', bm25: 'bm25plus' });
+    await client.request('setStructure', { structure: { ...structure, lexical: { analyzer: 'stem', bm25: 'lucene' } } }).promise;
+    const after = await ask();
+    expect(after[0]!.text).toBe('Green tea is steamed to stop oxidation.');
+    expect(after[0]!.provenance.lexical).toMatch(/Lucene BM25 · stem/);
+    expect(after[0]!.score).not.toBe(before[0]!.score);
+  });
+
+  it('answers with codes, not sentences: fusion without variants, the map without vectors, lost documents', async () => {
+    g.indexedDB = new IDBFactory();
+    const { client } = await startLab({ fresh: true });
+    await client.request('addText', { name: 'Pasted text 1', text: TEA }).promise;
+    const r = await client.request('search', { query: 'green tea', params: retrievalParams(), columns: [FUSION] }).promise;
+    expect(r.columns[0]!.result.notices).toEqual([{ code: 'fusion-needs-generator' }]);
+    expect(r.columns[0]!.result.blocks).toEqual([]);
+    const repeated = await client.request('search', { query: 'green tea', params: retrievalParams(), columns: [FUSION], variants: ['Green  tea?'] }).promise;
+    expect(repeated.columns[0]!.result.notices).toEqual([{ code: 'fusion-repeats-question' }]);
+    expect(repeated.columns[0]!.result.blocks.length).toBeGreaterThan(0);
+
+    expect(await client.request('projection', { method: 'pca' }).promise).toEqual({ state: 'unavailable', reason: { code: 'no-embedder' } });
+    expect(await client.request('mapQuery', { method: 'pca', query: 'tea' }).promise).toEqual({ key: '', xy: null, how: null });
+    const gone = (p: Promise<unknown>) => p.then(() => null, (e: unknown) => e);
+    expect(await gone(client.request('getDocument', { docId: 'nope' }).promise)).toMatchObject({ code: 'document-gone' });
+    expect(await gone(client.request('mapPoint', { index: 999, query: '' }).promise)).toMatchObject({ code: 'sentence-gone' });
+    const noSet = await gone(client.request('evalQuestion', { questionId: 'q1', points: [] }).promise);
+    expect(noSet).toBeInstanceOf(RpcError);
+    expect(noSet).toMatchObject({ code: 'no-eval-set' });
+  });
+
+  it('a search does not wait behind indexing, and a cancel stops indexing with the files done kept', async () => {
+    g.indexedDB = new IDBFactory();
+    const { client } = await startLab({ fresh: true });
+    await client.request('addText', { name: 'Pasted text 1', text: TEA }).promise;
+    const files = Array.from({ length: 40 }, (_, i) => file(`note-${i}.txt`, `Note ${i} is about the harbour number h${i}x and its ${i} boats.`));
+    const order: string[] = [];
+    const adding = client.request('addFiles', { files });
+    const indexing = adding.promise.then((r) => (order.push('addFiles'), r));
+    const search = client.request('search', { query: 'black tea', params: retrievalParams(), columns: [SENTENCE] }).promise.then((r) => (order.push('search'), r));
+    await search;
+    expect(await adding.cancel()).toBe(true);
+    const r = await indexing;
+    expect(order).toEqual(['search', 'addFiles']);
+    expect(r.cancelled).toBe(true);
+    expect(r.added.length).toBeGreaterThan(0);
+    expect(r.added.length).toBeLessThan(40);
+    const status = await client.request('setEmbedding', { running: true }).promise;
+    expect(status.docs).toHaveLength(1 + r.added.length);
+    expect(await adding.cancel()).toBe(false);
+  });
+
+  it('a new lab restores the stored corpus; removing and clearing replace the engine', async () => {
+    g.indexedDB = new IDBFactory();
+    const first = await startLab({ fresh: true });
+    await first.client.request('addFiles', { files: [file('tea.md', TEA), file('harbour.txt', 'The harbour opens at dawn.')] }).promise;
+    const second = await startLab();
+    expect(second.init.status.restored).toBe(true);
+    expect(second.init.status.docs.map((d) => d.fileName)).toEqual(['tea.md', 'harbour.txt']);
+    const teaId = second.init.status.docs[0]!.id;
+    const after = await second.client.request('removeDocument', { docId: teaId }).promise;
+    expect(after.docs.map((d) => d.fileName)).toEqual(['harbour.txt']);
+    const r = await second.client.request('search', { query: 'black tea', params: retrievalParams(), columns: [SENTENCE] }).promise;
+    expect(r.columns[0]!.result.blocks.every((b) => b.docTitle !== 'Tea')).toBe(true);
+    const withContext = await second.client.request('setDocumentContext', { docId: after.docs[0]!.id, context: { title: '  Port  notes ', by: 'user' } }).promise;
+    expect(withContext.docs[0]!.context).toEqual({ title: 'Port notes', by: 'user' });
+    expect((await second.client.request('clear', {}).promise).docs).toEqual([]);
+  });
+});
+
+describe('bundles, through the lab RPC', () => {
+  const HARBOUR = '# Harbour\n\nThe harbour opens at dawn. Fishing boats leave before the ferries. The lighthouse keeper logs every ship.';
+  const ask = (client: Awaited<ReturnType<typeof startLab>>['client'], query: string) =>
+    client.request('search', { query, params: retrievalParams({ topK: 3 }), columns: [SENTENCE] }).promise.then((r) => r.columns[0]!.result.blocks.map((b) => `${b.docTitle}: ${b.text}`));
+
+  it('exports the corpus as a zip, and a fresh lab imports it: the same documents, the same blocks, kept across a restart', async () => {
+    g.indexedDB = new IDBFactory();
+    const first = await startLab({ fresh: true });
+    await first.client.request('addFiles', { files: [file('tea.md', TEA), file('harbour.md', HARBOUR)] }).promise;
+    const phases: string[] = [];
+    const exported = await first.client.request(
+      'exportBundle',
+      { strategy: 'window', params: retrievalParams({ retriever: 'bm25' }), questions: { source: 'typed', questions: ['When does the harbour open?', '  ', 'When does the harbour open?', 'green tea'] } },
+      { onProgress: (p) => phases.push(p.phase) },
+    ).promise;
+    expect(exported.zip).toBeInstanceOf(Blob);
+    expect(exported.zip.size).toBeGreaterThan(1000);
+    expect([...new Set(phases)]).toEqual(['export', 'zip']);
+    // Blank and repeated lines are dropped; without vectors, the golden run is BM25's four SQL strategies.
+    expect(exported).toMatchObject({ documents: 2, questions: 2, runs: 4, strategy: 'window', retriever: 'bm25', vectorKinds: [], model: null });
+    expect(exported.targets.some((t) => t.status === 'generated only')).toBe(true);
+    const before = await ask(first.client, 'When does the harbour open?');
+    expect(before[0]).toBe('Harbour: The harbour opens at dawn.');
+
+    g.indexedDB = new IDBFactory();
+    const second = await startLab({ fresh: true });
+    const zip = await exported.zip.arrayBuffer();
+    const imported = await second.client.request('importBundle', { name: 'bundle.zip', zip }, { transfer: [zip] }).promise;
+    expect(imported).toMatchObject({ added: ['Tea', 'Harbour'], duplicates: [], strategy: 'window', retriever: 'bm25', model: null });
+    expect(imported.status.docs.map((d) => d.fileName)).toEqual(['tea.md', 'harbour.md']);
+    expect(await ask(second.client, 'When does the harbour open?')).toEqual(before);
+
+    // Stored like indexed documents: a restarted lab finds them.
+    const third = await startLab();
+    expect(third.init.status.docs.map((d) => d.fileName)).toEqual(['tea.md', 'harbour.md']);
+  });
+
+  it('refuses a damaged zip, a zip without a manifest and an empty corpus, with the corpus unchanged', async () => {
+    g.indexedDB = new IDBFactory();
+    const { client } = await startLab({ fresh: true });
+    const refusal = (p: Promise<unknown>) => p.then(() => null, (e: unknown) => e as RpcError);
+    expect(await refusal(client.request('exportBundle', { strategy: 'window', params: retrievalParams(), questions: { source: 'typed', questions: [] } }).promise)).toMatchObject({ code: 'export-empty' });
+    expect(await refusal(client.request('exportBundle', { strategy: 'window', params: retrievalParams(), questions: { source: 'eval-set', limit: 5 } }).promise)).toMatchObject({
+      code: 'export-empty',
+    });
+    await client.request('addText', { name: 'Pasted text 1', text: TEA }).promise;
+    expect(await refusal(client.request('exportBundle', { strategy: 'window', params: retrievalParams(), questions: { source: 'eval-set', limit: 5 } }).promise)).toMatchObject({ code: 'no-eval-set' });
+    const { zip } = await client.request('exportBundle', { strategy: 'sentence', params: retrievalParams({ retriever: 'bm25' }), questions: { source: 'typed', questions: ['green tea'] } }).promise;
+    const bytes = new Uint8Array(await zip.arrayBuffer());
+
+    const cut = await refusal(client.request('importBundle', { name: 'cut.zip', zip: bytes.slice(0, bytes.length >> 1).buffer }).promise);
+    expect(cut).toMatchObject({ code: 'bundle-refused' });
+    expect((cut!.data as { message: string }).message).toMatch(/^the zip cannot be read: it is (truncated|corrupt)/);
+    const { zipSync } = await import('fflate');
+    const notBundle = await refusal(client.request('importBundle', { name: 'notes.zip', zip: zipSync({ 'notes.txt': new TextEncoder().encode('hi') }).buffer }).promise);
+    expect(notBundle).toMatchObject({ code: 'bundle-refused', data: { message: 'not a RAG Context Lab bundle: the zip holds no manifest.json' } });
+    // The same bundle again: every document is already there, nothing is added twice.
+    const again = await client.request('importBundle', { name: 'again.zip', zip: bytes.slice().buffer }).promise;
+    expect(again.added).toEqual([]);
+    expect(again.duplicates).toEqual(['Tea']);
+    expect(again.status.docs).toHaveLength(1);
+  });
+});

@@ -1,0 +1,51 @@
+/**
+ * Loading the lab's two models — the embedder and the cross-encoder reranker — from the
+ * self-hosted folder or the hub, with download progress; a failure becomes a status with a
+ * coded reason, never an exception.
+ */
+import type { Embedder } from '../core/embed/embedder';
+import { CrossEncoderReranker, type Reranker } from '../core/embed/reranker';
+import { TransformersEmbedder } from '../core/embed/transformers-embedder';
+import { configureModelSource, describeLoadError, pickDevice } from './model-env';
+import type { ModelChoice, ModelProgress, ModelStatus } from './protocol';
+
+type Role = ModelProgress['role'];
+
+/** Forwards transformers.js download events as model progress. */
+function progressOf(role: Role, emit: (p: ModelProgress) => void) {
+  return (p: { status: string; file?: string; loaded?: number; total?: number }) =>
+    emit({ kind: 'model', role, status: p.status, ...(p.file ? { file: p.file } : {}), ...(p.loaded !== undefined ? { loaded: p.loaded } : {}), ...(p.total !== undefined ? { total: p.total } : {}) });
+}
+
+export interface Loaded<M> {
+  model: M | null;
+  status: ModelStatus;
+}
+
+export async function loadEmbedder(choice: ModelChoice | null, modelsUrl: string, emit: (p: ModelProgress) => void): Promise<Loaded<Embedder>> {
+  if (!choice) return { model: null, status: { state: 'none' } };
+  try {
+    await configureModelSource(choice, modelsUrl);
+    const device = await pickDevice(choice.device);
+    const model = await TransformersEmbedder.load({ model: choice.model, dtype: choice.dtype, device, onLoadProgress: progressOf('embedder', emit) });
+    return { model, status: { state: 'ready', model: choice.model, dim: model.dim, isTestModel: model.isTestModel } };
+  } catch (e) {
+    return { model: null, status: { state: 'failed', model: choice.model, failure: describeLoadError(e, choice.model) } };
+  }
+}
+
+export async function loadReranker(choice: ModelChoice | null, modelsUrl: string, emit: (p: ModelProgress) => void): Promise<Loaded<Reranker>> {
+  if (!choice) return { model: null, status: { state: 'none' } };
+  try {
+    await configureModelSource(choice, modelsUrl);
+    const model = await CrossEncoderReranker.load({
+      model: choice.model,
+      dtype: choice.dtype === 'q8' ? 'q8' : 'fp32',
+      device: await pickDevice(choice.device),
+      onLoadProgress: progressOf('reranker', emit),
+    });
+    return { model, status: { state: 'ready', model: choice.model, isTestModel: choice.model.startsWith('rag-lab/') } };
+  } catch (e) {
+    return { model: null, status: { state: 'failed', model: choice.model, failure: describeLoadError(e, choice.model) } };
+  }
+}

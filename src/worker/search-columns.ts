@@ -1,0 +1,57 @@
+/**
+ * One search request: every column's strategy and retriever over the same engine, each
+ * block with its view; query-fusion columns retrieve for the question and the LLM's variants
+ * and fuse them.
+ */
+import type { RetrievalEngine } from '../core/engine';
+import { retrievalParams, type RetrievalParams } from '../core/retrieve/params';
+import { uniqueQueries } from '../core/retrieve/query-fusion';
+import { blockView } from './block-view';
+import type { ColumnResult, ColumnSpec, LabApi, SearchRequest } from './protocol';
+
+export async function searchColumns(engine: RetrievalEngine, req: SearchRequest): Promise<LabApi['search']['result']> {
+  const t0 = performance.now();
+  // The page's parameters are checked and clamped here too: the worker trusts no message.
+  const base = retrievalParams(req.params);
+  const out: ColumnResult[] = [];
+  for (const column of req.columns) {
+    const p = { ...base, retriever: column.retriever, rerank: { ...base.rerank, enabled: column.rerank } };
+    if (column.fusion) {
+      out.push(await fusionColumn(engine, column, req.query, req.variants, p));
+      continue;
+    }
+    const [r] = await engine.search(req.query, [column.strategy], p);
+    out.push({ column, result: { ...r!, blocks: r!.blocks.map((b) => blockView(engine, b, req.query)) } });
+  }
+  return { columns: out, ms: performance.now() - t0 };
+}
+
+/**
+ * A query-fusion column: [question, ...variants] retrieved and fused by RRF. The variants
+ * come from the page's LLM; without them the column says what it needs instead of
+ * silently repeating the plain column.
+ */
+async function fusionColumn(engine: RetrievalEngine, column: ColumnSpec, query: string, variants: string[] | undefined, p: RetrievalParams): Promise<ColumnResult> {
+  const queries = uniqueQueries([query, ...(variants ?? [])]);
+  if (!variants?.length || !queries.length) {
+    return {
+      column,
+      result: { strategy: column.strategy, retriever: column.retriever, blocks: [], totalTokens: 0, candidates: 0, notes: [], notices: [{ code: 'fusion-needs-generator' }] },
+    };
+  }
+  const r = await engine.searchFused(queries, column.strategy, p);
+  return {
+    column,
+    result: {
+      strategy: r.strategy,
+      retriever: r.retriever,
+      totalTokens: r.totalTokens,
+      candidates: r.candidates,
+      notes: r.notes,
+      ...(queries.length < 2 ? { notices: [{ code: 'fusion-repeats-question' as const }] } : {}),
+      variants: r.queries,
+      // Coherence is measured against the question, not a variant.
+      blocks: r.blocks.map((b, i) => ({ ...blockView(engine, b, query), foundBy: r.foundBy[i]! })),
+    },
+  };
+}
