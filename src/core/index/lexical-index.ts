@@ -68,6 +68,8 @@ export class LexicalIndex {
   private adding: string[] | null = null;
   /** The index's own postings and lengths in tokens (Lucene scoring, and postings()). */
   private readonly terms = new Map<string, TermPostings>();
+  /** BM25+ only: postings read from MiniSearch when asked, dropped when units are added. */
+  private derived: Map<string, TermPostings> | null = null;
   private tokenLengths = new Uint32Array(64);
   private totalTokens = 0;
   /** Per-search accumulators, reused (only touched entries are reset). */
@@ -112,6 +114,7 @@ export class LexicalIndex {
       }
       this.addPostings(id, tokens);
     });
+    this.derived = null;
   }
 
   private addPostings(id: number, tokens: string[]): void {
@@ -122,6 +125,8 @@ export class LexicalIndex {
     }
     this.tokenLengths[id] = tokens.length;
     this.totalTokens += tokens.length;
+    // BM25+ scores from MiniSearch's own postings: a second copy would cost ~40 % more memory.
+    if (this.mini) return;
     const tf = new Map<string, number>();
     for (const t of tokens) tf.set(t, (tf.get(t) ?? 0) + 1);
     for (const [t, n] of tf) {
@@ -132,9 +137,28 @@ export class LexicalIndex {
     }
   }
 
-  /** Term → the units holding it (ascending) with its frequency: what an export or another engine scores from. */
+  /** Term → the units holding it (ascending) with its frequency: what an export or another engine scores from (terms in no set order). */
   postings(): ReadonlyMap<string, Readonly<TermPostings>> {
-    return this.terms;
+    if (!this.mini) return this.terms;
+    // Read from MiniSearch's index on demand (an export asks once).
+    if (!this.derived) this.derived = this.postingsFromMiniSearch();
+    return this.derived;
+  }
+
+  private postingsFromMiniSearch(): Map<string, TermPostings> {
+    const m = this.mini as unknown as MiniSearchInternals;
+    const fieldId = m._fieldIds?.text;
+    const out = new Map<string, TermPostings>();
+    if (fieldId === undefined || !m._index?.[Symbol.iterator] || !m._documentIds) throw new Error('MiniSearch internals changed: postings cannot be read');
+    const entries: [string, TermPostings][] = [];
+    for (const [term, fields] of m._index as Iterable<[string, Map<number, Map<number, number>>]>) {
+      const docs = fields.get(fieldId);
+      if (!docs?.size) continue;
+      const pairs = [...docs].map(([short, tf]) => [m._documentIds!.get(short) as number, tf] as const).sort((a, b) => a[0] - b[0]);
+      entries.push([term, { units: pairs.map((p) => p[0]), tf: pairs.map((p) => p[1]) }]);
+    }
+    for (const [term, p] of entries) out.set(term, p);
+    return out;
   }
 
   /** Each unit's length in tokens (what Lucene's BM25 normalises by). */
@@ -250,7 +274,7 @@ export class LexicalIndex {
 
 /** The parts of MiniSearch 7's index the fast path reads (checked at run time, tested against search()). */
 interface MiniSearchInternals {
-  _index?: { get(term: string): Map<number, Map<number, number>> | undefined };
+  _index?: { get(term: string): Map<number, Map<number, number>> | undefined; [Symbol.iterator]?: unknown };
   _fieldIds?: Record<string, number>;
   _fieldLength?: Map<number, number[]>;
   _avgFieldLength?: number[];
