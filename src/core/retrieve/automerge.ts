@@ -19,6 +19,22 @@ export interface MergedNode {
 }
 
 /**
+ * The merge's starting list: one node per retrieved leaf (first occurrence kept), after
+ * checking the threshold. Shared by auto-merge and its gap-filling variant.
+ */
+export function leafNodes(hits: Candidate[], threshold: number): MergedNode[] {
+  if (!(threshold >= 0 && threshold <= 1)) throw new Error(`merge threshold must be in [0, 1], got ${threshold}`);
+  const seen = new Set<number>();
+  const nodes: MergedNode[] = [];
+  for (const h of hits) {
+    if (seen.has(h.id)) continue;
+    seen.add(h.id);
+    nodes.push({ node: h.id, score: h.score, leaves: [h], merged: null });
+  }
+  return nodes;
+}
+
+/**
  * Auto-merging (LlamaIndex AutoMergingRetriever, Haystack AutoMergingRetriever): when
  * the retrieved children of a parent are strictly more than `threshold` of all its
  * children, they are replaced by the parent, scored with the mean of the merged
@@ -26,14 +42,7 @@ export interface MergedNode {
  * `hits` are leaf candidates whose ids are node ids of `tree`.
  */
 export function autoMerge(tree: ChunkHierarchy, hits: Candidate[], params: MergeParams = DEFAULT_MERGE): MergedNode[] {
-  if (!(params.threshold >= 0 && params.threshold <= 1)) throw new Error(`merge threshold must be in [0, 1], got ${params.threshold}`);
-  const seen = new Set<number>();
-  let current: MergedNode[] = [];
-  for (const h of hits) {
-    if (seen.has(h.id)) continue;
-    seen.add(h.id);
-    current.push({ node: h.id, score: h.score, leaves: [h], merged: null });
-  }
+  let current = leafNodes(hits, params.threshold);
   for (let changed = true; changed; ) ({ nodes: current, changed } = mergeOnce(tree, current, params.threshold));
   return current.sort((a, b) => b.score - a.score);
 }

@@ -15,7 +15,7 @@
  * beside it. Siblings are the children of one parent, or consecutive top-level nodes of
  * one document (LlamaIndex links next/previous only between nodes with the same source).
  */
-import { fitMerged, mergeOnce, type MergedNode } from '../retrieve/automerge';
+import { fitMerged, leafNodes, mergeOnce, type MergedNode } from '../retrieve/automerge';
 import type { Candidate } from '../retrieve/candidates';
 import type { ChunkHierarchy } from '../types';
 import { leavesWithinBudget, MERGE_PARAMS, mergedBlocks, mergeReport, mergeWords, THRESHOLDS_AXIS } from './automerge';
@@ -92,14 +92,7 @@ export function fillIn(tree: ChunkHierarchy, nodes: readonly MergedNode[], fille
  * node ids of `tree`, in retrieval order. `filled` receives every node that was filled in.
  */
 export function fillInAndMerge(tree: ChunkHierarchy, hits: Candidate[], threshold: number, filled = new Set<number>()): MergedNode[] {
-  if (!(threshold >= 0 && threshold <= 1)) throw new Error(`merge threshold must be in [0, 1], got ${threshold}`);
-  const seen = new Set<number>();
-  let nodes: MergedNode[] = [];
-  for (const h of hits) {
-    if (seen.has(h.id)) continue;
-    seen.add(h.id);
-    nodes.push({ node: h.id, score: h.score, leaves: [h], merged: null });
-  }
+  let nodes = leafNodes(hits, threshold);
   const siblings = new Siblings(tree);
   for (let changed = true; changed; ) {
     const f = fillIn(tree, nodes, filled, siblings);

@@ -170,35 +170,35 @@ export function ExportPanel() {
         Export bundle
       </button>
       {!hasDocs && <p className="p-hint">Add documents to export them.</p>}
-      {exporting && (
-        <div className="x-progress">
-          <progress max={exporting.total || 1} value={exporting.phase === 'zip' ? exporting.done : undefined} aria-label="Export progress" />
-          <span className="small">{exportProgressText(exporting)}</span>
-        </div>
-      )}
-      {exportError && (
-        <p className="p-error" role="alert">
-          Export failed: {exportError}
-        </p>
-      )}
+      {exporting && <Progress label="Export progress" total={exporting.total} done={exporting.phase === 'zip' ? exporting.done : undefined} text={exportProgressText(exporting)} />}
+      {exportError && <Failure>Export failed: {exportError}</Failure>}
       {exported && !exporting && <Summary b={exported} />}
       {exported && !exporting && (
         <button type="button" disabled={verifying !== null} onClick={() => void verifyExported()}>
           Verify in Postgres
         </button>
       )}
-      {verifying && (
-        <div className="x-progress">
-          <progress max={verifying.total || 1} value={verifying.phase === 'query' ? verifying.done : undefined} aria-label="Postgres check progress" />
-          <span className="small">{verifyProgressText(verifying)}</span>
-        </div>
-      )}
-      {verifyError && (
-        <p className="p-error" role="alert">
-          The Postgres check failed: {verifyError}
-        </p>
-      )}
+      {verifying && <Progress label="Postgres check progress" total={verifying.total} done={verifying.phase === 'query' ? verifying.done : undefined} text={verifyProgressText(verifying)} />}
+      {verifyError && <Failure>The Postgres check failed: {verifyError}</Failure>}
       {verified && !verifying && <Report r={verified} />}
     </section>
+  );
+}
+
+/** A step's progress bar (indeterminate while `done` is unknown) and what it is doing. */
+function Progress({ label, total, done, text }: { label: string; total: number; done: number | undefined; text: string }) {
+  return (
+    <div className="x-progress">
+      <progress max={total || 1} value={done} aria-label={label} />
+      <span className="small">{text}</span>
+    </div>
+  );
+}
+
+function Failure({ children }: { children: React.ReactNode }) {
+  return (
+    <p className="p-error" role="alert">
+      {children}
+    </p>
   );
 }
