@@ -13,7 +13,7 @@ test('import a SQuAD-format set, run a sweep, see the charts and the recommendat
   test.setTimeout(240_000);
   await page.goto('/?em=rag-lab/test-embedder~fp32~wasm~local');
   await expect(page.getByRole('region', { name: 'Models' }).getByText(/TEST MODEL — random vectors/)).toBeVisible({ timeout: 60_000 });
-  await page.getByRole('button', { name: 'Evaluate on a labelled set' }).click();
+  await page.getByRole('tab', { name: 'Evaluate on a labelled set' }).click();
   const lab = page.getByRole('region', { name: 'Evaluation lab' });
   await lab.getByLabel('Labelled set').setInputFiles({ name: 'small-squad.json', mimeType: 'application/json', buffer: smallSquad() });
   await expect(lab).toContainText('small-squad.json');

@@ -6,10 +6,10 @@ test('the map of the corpus shows the query and what each strategy retrieved; a 
   await expect(page.getByRole('region', { name: 'Models' }).getByText(/TEST MODEL — random vectors/)).toBeVisible({ timeout: 60_000 });
 
   // Before any document: the map says what it needs.
-  await page.getByRole('button', { name: 'Map of the corpus' }).click();
+  await page.getByRole('tab', { name: 'Map of the corpus' }).click();
   await expect(page.getByRole('region', { name: 'Map of the corpus' }).getByRole('status')).toContainText('The map needs documents');
 
-  await page.getByRole('button', { name: 'Explore a question' }).click();
+  await page.getByRole('tab', { name: 'Explore a question' }).click();
   await page.getByRole('button', { name: 'Load sample corpus' }).click();
   const docs = page.getByRole('list', { name: 'Indexed documents' });
   await expect(docs.locator('li.doc:not(.pending)')).toHaveCount(8, { timeout: 120_000 });
@@ -18,7 +18,7 @@ test('the map of the corpus shows the query and what each strategy retrieved; a 
   await page.getByRole('button', { name: 'Ask' }).click();
   await expect(page.getByRole('region', { name: /^Sentence windows/ }).locator('article.block').first()).toBeVisible({ timeout: 30_000 });
 
-  await page.getByRole('button', { name: 'Map of the corpus' }).click();
+  await page.getByRole('tab', { name: 'Map of the corpus' }).click();
   const map = page.getByRole('region', { name: 'Map of the corpus' });
   await expect(map.getByText('A projection distorts distances')).toBeVisible();
   const canvas = map.getByRole('img', { name: /^Map of [\d,]+ sentences \(PCA\), with the query as a black star/ });

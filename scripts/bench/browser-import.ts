@@ -9,12 +9,14 @@
  * model's tokenizer's, so the app accepts it as its own; nothing is embedded in the browser.
  *
  * As a function: browserImportBench(browser, {sizes}) (for run.ts). Alone:
- *   npx tsx scripts/bench/browser-import.ts [--sizes 10000,30000]
+ *   npx tsx scripts/bench/browser-import.ts [--sizes 10000,30000] [--reuse]
+ * (--reuse keeps each bundle under node_modules/.cache/rag-lab-bench/import and drops it again
+ * next time instead of making it anew: for timing changes to the import alone.)
  * The bundle is made in a child process (--make N --out FILE): a 100k-sentence export needs
  * several GB of heap, which the benchmark's own process should not keep.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -34,6 +36,8 @@ export interface BrowserImportRow {
   makeMs: number;
   /** Drop → the import's note (documents, units and vectors in the worker, stored in IndexedDB). */
   dropToImportedMs: number | null;
+  /** Drop → the import request posted to the worker (the page reading the file, when it does). */
+  dropToSentMs: number | null;
   /** Drop → the first block of the question already asked. */
   dropToFirstResultMs: number | null;
   /** The worker's own import time (unzip, tables, checks, vectors, storage), as the note says it. */
@@ -88,6 +92,12 @@ async function makeBundle(n: number, out: string): Promise<void> {
 const PAGE_PROBE = `(() => {
   const marks = {};
   window.__importMarks = marks;
+  // When the import request leaves for the worker (after the page read the file, if it does).
+  const post = Worker.prototype.postMessage;
+  Worker.prototype.postMessage = function (msg, transfer) {
+    if (msg && msg.method === 'importBundle' && marks.posted === undefined) marks.posted = performance.now();
+    return post.call(this, msg, transfer);
+  };
   document.addEventListener('change', (e) => {
     if (e.target && e.target.type === 'file' && marks.drop === undefined) marks.drop = performance.now();
   }, true);
@@ -106,13 +116,14 @@ interface Marks {
   drop?: number;
   imported?: number;
   result?: number;
+  posted?: number;
   refused?: number;
   note?: string;
   message?: string;
 }
 
 /** Import of bundles of each size in the built app, each in a fresh browser context (empty storage). */
-export async function browserImportBench(browser: Browser, opts: { sizes: number[]; log: (s: string) => void; timeoutMs?: number }): Promise<BrowserImport> {
+export async function browserImportBench(browser: Browser, opts: { sizes: number[]; log: (s: string) => void; timeoutMs?: number; reuse?: boolean }): Promise<BrowserImport> {
   const model = pickModel();
   const dir = join(CACHE, 'import');
   mkdirSync(dir, { recursive: true });
@@ -125,10 +136,13 @@ export async function browserImportBench(browser: Browser, opts: { sizes: number
   try {
     for (const n of opts.sizes) {
       const zipPath = join(dir, `bundle-${n}.zip`);
-      opts.log(`making a bundle of ${n} sentences in Node (${model.id}, ${model.dim} dims)…`);
-      const made = spawnSync(process.execPath, ['--max-old-space-size=16384', '--import', 'tsx', fileURLToPath(import.meta.url), '--make', String(n), '--out', zipPath], { cwd: PROJECT_ROOT, encoding: 'utf8', stdio: ['ignore', 'inherit', 'pipe'] });
+      // --reuse: a bundle made before (kept under the cache) is dropped again, to time the import alone.
+      const reused = opts.reuse && existsSync(zipPath) && existsSync(`${zipPath}.json`);
+      if (reused) opts.log(`reusing ${zipPath}`);
+      else opts.log(`making a bundle of ${n} sentences in Node (${model.id}, ${model.dim} dims)…`);
+      const made = reused ? { status: 0, stderr: '' } : spawnSync(process.execPath, ['--max-old-space-size=16384', '--import', 'tsx', fileURLToPath(import.meta.url), '--make', String(n), '--out', zipPath], { cwd: PROJECT_ROOT, encoding: 'utf8', stdio: ['ignore', 'inherit', 'pipe'] });
       if (made.status !== 0) {
-        rows.push({ sentences: n, zipBytes: 0, fileBytes: 0, makeMs: 0, dropToImportedMs: null, dropToFirstResultMs: null, workerImportMs: null, workerPhasesMs: null, error: `making the bundle failed: ${made.stderr.trim().split('\n').slice(-3).join(' ')}` });
+        rows.push({ sentences: n, zipBytes: 0, fileBytes: 0, makeMs: 0, dropToSentMs: null, dropToImportedMs: null, dropToFirstResultMs: null, workerImportMs: null, workerPhasesMs: null, error: `making the bundle failed: ${made.stderr.trim().split('\n').slice(-3).join(' ')}` });
         continue;
       }
       const info = JSON.parse(readFileSync(`${zipPath}.json`, 'utf8')) as Pick<BrowserImportRow, 'sentences' | 'zipBytes' | 'fileBytes' | 'makeMs'>;
@@ -151,6 +165,7 @@ export async function browserImportBench(browser: Browser, opts: { sizes: number
         const worker = /\(([\d.]+) s: zip ([\d.]+), tables and vectors ([\d.]+), storage ([\d.]+)\)/.exec(m.note ?? '');
         rows.push({
           ...info,
+          dropToSentMs: since(m.posted),
           dropToImportedMs: since(m.imported),
           dropToFirstResultMs: since(m.result),
           workerImportMs: worker ? Number(worker[1]) * 1000 : null,
@@ -159,7 +174,7 @@ export async function browserImportBench(browser: Browser, opts: { sizes: number
         });
       } finally {
         await context.close();
-        rmSync(zipPath, { force: true });
+        if (!opts.reuse) rmSync(zipPath, { force: true });
       }
     }
   } finally {
@@ -170,19 +185,19 @@ export async function browserImportBench(browser: Browser, opts: { sizes: number
 
 const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 if (isMain) {
-  const { values } = parseArgs({ options: { make: { type: 'string' }, out: { type: 'string' }, sizes: { type: 'string' } } });
+  const { values } = parseArgs({ options: { make: { type: 'string' }, out: { type: 'string' }, sizes: { type: 'string' }, reuse: { type: 'boolean' } } });
   if (values.make) {
     await makeBundle(Number(values.make), values.out!);
   } else {
     const { launch } = await import('./browser-bench');
     const browser = await launch();
     try {
-      const r = await browserImportBench(browser, { sizes: (values.sizes ?? '10000,100000').split(',').map(Number), log: (s) => process.stderr.write(`[browser-import] ${s}\n`) });
+      const r = await browserImportBench(browser, { sizes: (values.sizes ?? '10000,100000').split(',').map(Number), reuse: values.reuse ?? false, log: (s) => process.stderr.write(`[browser-import] ${s}\n`) });
       console.log(`model: ${r.model} (${r.dim} dims)`);
-      console.log('sentences  zip MB  files MB  make s  drop→imported s  drop→first result s  worker import s (zip + tables/vectors + storage)');
+      console.log('sentences  zip MB  files MB  make s  drop→sent s  drop→imported s  drop→first result s  worker import s (zip + tables/vectors + storage)');
       for (const x of r.rows) {
         const s = (v: number | null) => (v === null ? '—' : (v / 1000).toFixed(2));
-        console.log(`${String(x.sentences).padStart(9)}  ${(x.zipBytes / 1e6).toFixed(1).padStart(6)}  ${(x.fileBytes / 1e6).toFixed(1).padStart(8)}  ${s(x.makeMs).padStart(6)}  ${s(x.dropToImportedMs).padStart(15)}  ${s(x.dropToFirstResultMs).padStart(19)}  ${s(x.workerImportMs).padStart(15)}${x.workerPhasesMs ? ` (${s(x.workerPhasesMs.unzip)} + ${s(x.workerPhasesMs.read)} + ${s(x.workerPhasesMs.store)})` : ''}${x.error ? `  ${x.error}` : ''}`);
+        console.log(`${String(x.sentences).padStart(9)}  ${(x.zipBytes / 1e6).toFixed(1).padStart(6)}  ${(x.fileBytes / 1e6).toFixed(1).padStart(8)}  ${s(x.makeMs).padStart(6)}  ${s(x.dropToSentMs).padStart(11)}  ${s(x.dropToImportedMs).padStart(15)}  ${s(x.dropToFirstResultMs).padStart(19)}  ${s(x.workerImportMs).padStart(15)}${x.workerPhasesMs ? ` (${s(x.workerPhasesMs.unzip)} + ${s(x.workerPhasesMs.read)} + ${s(x.workerPhasesMs.store)})` : ''}${x.error ? `  ${x.error}` : ''}`);
       }
     } finally {
       await browser.close();

@@ -33,7 +33,7 @@ export function pickModel(): { id: string; dir: string; dtype: 'q8' | 'fp32'; on
 }
 
 interface SquadFile {
-  data: { title: string; paragraphs: { context: string; qas: { question: string }[] }[] }[];
+  data: { title: string; paragraphs: { context: string; qas: { question: string; answers?: { text: string }[] }[] }[] }[];
 }
 
 let squadCache: SquadFile | null = null;
@@ -49,6 +49,11 @@ export function squadArticles(): { title: string; paragraphs: string[] }[] {
 
 export function squadQuestions(): string[] {
   return squad().data.flatMap((a) => a.paragraphs.flatMap((p) => p.qas.map((q) => q.question)));
+}
+
+/** The gold answer texts of each of squadQuestions(), in the same order. */
+export function squadAnswers(): string[][] {
+  return squad().data.flatMap((a) => a.paragraphs.flatMap((p) => p.qas.map((q) => (q.answers ?? []).map((x) => x.text))));
 }
 
 /**
@@ -138,4 +143,58 @@ export function bareScan(data: Float32Array, dim: number, q: Float32Array, k: nu
     if (s >= top.threshold) top.push(i, s);
   }
   return top.result().map((h) => h.id);
+}
+
+/**
+ * Distinct real sentences: SQuAD dev v1.1 contexts and SciFact abstracts (title + text) split
+ * at sentence ends, duplicates and fragments under 20 characters dropped; and real questions
+ * (SQuAD questions, SciFact queries). The scale bench and the ANN tests embed these.
+ */
+export function realSentences(): { sentences: string[]; questions: string[] } {
+  const seen = new Set<string>();
+  const sentences: string[] = [];
+  const push = (text: string) => {
+    for (const s of text.split(/(?<=[.!?])\s+/)) {
+      const t = s.trim();
+      if (t.length >= 20 && !seen.has(t)) seen.add(t), sentences.push(t);
+    }
+  };
+  for (const a of squadArticles()) for (const p of a.paragraphs) push(p);
+  const scifact = readFileSync(join(SHARED_DATA, 'scifact_beir/corpus.jsonl'), 'utf8').split('\n').filter(Boolean);
+  for (const line of scifact) {
+    const d = JSON.parse(line) as { title: string; text: string };
+    push(`${d.title}. ${d.text}`);
+  }
+  const queries = readFileSync(join(SHARED_DATA, 'scifact_beir/queries.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { text: string }).text);
+  return { sentences, questions: [...squadQuestions(), ...queries] };
+}
+
+/**
+ * Test-model vectors (public/models/rag-lab/test-embedder, 128 dims: a seeded bag of word
+ * pieces, so similar words give similar vectors) of realSentences(), cached under
+ * node_modules/.cache/rag-lab-bench: embedding ~60k sentences takes a minute or two once.
+ */
+export async function realSentenceVectors(): Promise<{ dim: number; count: number; vectors: Float32Array; questions: Float32Array; questionCount: number }> {
+  const cache = resolve(PROJECT_ROOT, 'node_modules/.cache/rag-lab-bench');
+  const file = join(cache, 'real-sentences.test-embedder.f32');
+  const { sentences, questions } = realSentences();
+  const { mkdirSync, writeFileSync } = await import('node:fs');
+  if (!existsSync(file)) {
+    const { setupNode } = await import('../../src/node/setup');
+    const { TransformersEmbedder } = await import('../../src/core/embed/transformers-embedder');
+    setupNode();
+    const embedder = await TransformersEmbedder.load({ model: 'rag-lab/test-embedder', dtype: 'fp32' });
+    const s = (await embedder.embed(sentences, { batchSize: 64 })).vectors;
+    const q = (await embedder.embed(questions, { kind: 'query', batchSize: 64 })).vectors;
+    const all = new Float32Array(s.length + q.length);
+    all.set(s);
+    all.set(q, s.length);
+    mkdirSync(cache, { recursive: true });
+    writeFileSync(file, new Uint8Array(all.buffer));
+  }
+  const buf = readFileSync(file);
+  const all = new Float32Array(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength));
+  const dim = all.length / (sentences.length + questions.length);
+  if (!Number.isInteger(dim)) throw new Error(`${file} does not match the sentences; delete it`);
+  return { dim, count: sentences.length, vectors: all.subarray(0, sentences.length * dim), questions: all.subarray(sentences.length * dim), questionCount: questions.length };
 }

@@ -72,8 +72,20 @@ const full: BenchInputs = {
   browserImport: { model: 'm', dim: 384, rows: [{ sentences: 10000, zipBytes: 1, fileBytes: 1, makeMs: 1, dropToImportedMs: 6000, dropToFirstResultMs: 6300, workerImportMs: 5000 }] as never },
   cold: { model: 'm', pdf: 'p.pdf', pages: 48, pageLoadToModelReadyMs: 1, dropToFirstBm25Ms: 1700, dropToFirstVectorMs: 7100, dropToAllEmbeddedMs: null, longTasks: { count: 0, totalMs: 0, maxMs: 0, over200Ms: 0 }, crossOriginIsolated: true },
   coldError: null,
+  scale: [
+    {
+      n: 1_000_000,
+      dim: 384,
+      queries: 100,
+      vectors: 'real-sentence vectors',
+      exact: { buildMs: 2500, bytesPerVector: 1536, queryP50Ms: 1146, queryP95Ms: 1585, filteredP50Ms: 357 },
+      ann: { buildMs: 11000, bytesPerVector: 1588, queryP50Ms: 112, queryP95Ms: 181, filteredP50Ms: 41, recallAt10: 0.989, filteredRecallAt10: 0.985 },
+      answers: { questions: 92, exact: 0.51, ann: 0.5, delta: -0.01 },
+    },
+    { n: 100_000, skipped: 'over the 600 s cap' },
+  ],
 };
-const empty: BenchInputs = { ...full, indexing: null, indexingError: 'no browser', engineRuns: [], backends: [], exports: [], browserImport: null, cold: null, coldError: 'no browser' };
+const empty: BenchInputs = { ...full, indexing: null, indexingError: 'no browser', engineRuns: [], backends: [], exports: [], browserImport: null, cold: null, coldError: 'no browser', scale: [] };
 
 describe('npm run bench --json: the fields the README documents', () => {
   const fields = documentedFields();
@@ -104,5 +116,8 @@ describe('npm run bench --json: the fields the README documents', () => {
     expect(r.memoryRatio100k).toBe(3.52);
     expect(r.querySentences).toBe(100_000);
     expect(Object.keys(r.queryBySize)).toEqual(['10000', '100000']);
+    expect(r.ann1m).toMatchObject({ n: 1_000_000, recallAt10: 0.989, answerInContextDelta: -0.01, queryP50Ms: 112, exactQueryP50Ms: 1146 });
+    expect(r.scaleBySize['100000'].skipped).toBe('over the 600 s cap');
+    expect((benchReport(empty) as unknown as Record<string, unknown>).ann1m).toBeNull();
   });
 });

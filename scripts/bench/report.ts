@@ -4,6 +4,10 @@
  */
 import type { ColdStart, IndexingBench } from './browser-bench';
 import type { BrowserImport, BrowserImportRow } from './browser-import';
+import type { ScaleRow } from './scale-bench';
+
+/** The vector index at one size (scale-bench.ts), or why it was not measured. */
+export type ScaleResult = ScaleRow | { n: number; skipped: string };
 
 /** One engine run of node-bench.ts at one corpus size. */
 export interface NodeBench {
@@ -60,6 +64,8 @@ export interface BenchInputs {
   browserImport: BrowserImport | null;
   cold: ColdStart | null;
   coldError: string | null;
+  /** The vector index at 10k, 100k and 1M (1M skipped with --quick). */
+  scale: ScaleResult[];
 }
 
 type Latency = { p50Ms: number; p95Ms: number };
@@ -84,6 +90,25 @@ export interface BenchReport {
   browserImportBySize: Record<string, BrowserImportRow>;
   coldStart: ColdStart | { error: string };
   vectors: string | null;
+  scaleBySize: Record<string, ScaleResult>;
+  ann1m: Ann1m | null;
+}
+
+/** The approximate index at a million sentence vectors against the exact scan. */
+export interface Ann1m {
+  n: number;
+  recallAt10: number;
+  filteredRecallAt10: number;
+  /**
+   * Sentence-level answer-in-context of the top 10 (SQuAD questions among the queries),
+   * approximate minus exact, on the same 1M vectors — not the whole engine's context blocks.
+   */
+  answerInContextDelta: number | null;
+  queryP50Ms: number;
+  queryP95Ms: number;
+  exactQueryP50Ms: number;
+  buildMs: number;
+  bytesPerVector: number;
 }
 
 export function benchReport(i: BenchInputs): BenchReport {
@@ -118,5 +143,23 @@ export function benchReport(i: BenchInputs): BenchReport {
     browserImportBySize: Object.fromEntries((i.browserImport?.rows ?? []).map((r) => [r.sentences, r])),
     coldStart: i.cold ?? { error: i.coldError ?? 'not run' },
     vectors: big?.vectors ?? null,
+    scaleBySize: Object.fromEntries(i.scale.map((r) => [r.n, r])),
+    ann1m: ann1m(i.scale),
+  };
+}
+
+function ann1m(rows: ScaleResult[]): Ann1m | null {
+  const r = rows.find((x): x is ScaleRow => x.n >= 1_000_000 && !('skipped' in x));
+  if (!r) return null;
+  return {
+    n: r.n,
+    recallAt10: r.ann.recallAt10,
+    filteredRecallAt10: r.ann.filteredRecallAt10,
+    answerInContextDelta: r.answers?.delta ?? null,
+    queryP50Ms: r.ann.queryP50Ms,
+    queryP95Ms: r.ann.queryP95Ms,
+    exactQueryP50Ms: r.exact.queryP50Ms,
+    buildMs: r.ann.buildMs,
+    bytesPerVector: r.ann.bytesPerVector,
   };
 }

@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --json FILE] [-- --quick] [-- --no-browser] [-- --only engine|backends|export|browser]
+ * npm run bench [-- --json FILE] [-- --quick] [-- --no-browser] [-- --only engine|backends|export|browser|scale]
  *
  * Issue 6's performance benchmark. Prints tables; asserts nothing about time.
  *  1. indexing throughput in headless Chromium: the app path (loadDocument → addDocuments →
@@ -12,7 +12,9 @@
  *  5. FlatIndex vs VoyIndex at 1k, 10k, 100k;
  *  7. (printed after 6) export and import of a bundle at 10k and 100k sentences (Node);
  *  6. cold start of the built app: drop a 48-page PDF, time to the first BM25 and vector
- *     results, long tasks on the page while indexing.
+ *     results, long tasks on the page while indexing;
+ *  8. (printed last) the vector index at 10k, 100k and 1M real-sentence vectors: exact scan
+ *     against the approximate index (scale-bench.ts); --quick runs 10k only.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -24,12 +26,13 @@ import { renderTable } from '../../src/cli/table';
 import { browserImportBench, type BrowserImport } from './browser-import';
 import { CACHE, coldStart, indexingBench, launch, type ColdStart, type IndexingBench } from './browser-bench';
 import { pickModel, PROJECT_ROOT, round } from './common';
-import { benchReport, type BackendRow, type ExportRow, type NodeBench } from './report';
+import { benchReport, type BackendRow, type ExportRow, type NodeBench, type ScaleResult } from './report';
+import type { ScaleRow } from './scale-bench';
 
 const { values } = parseArgs({ options: { json: { type: 'string' }, quick: { type: 'boolean' }, 'no-browser': { type: 'boolean' }, only: { type: 'string' } } });
 const quick = Boolean(values.quick);
 /** `--only backends` is `npm run bench:index`. */
-const want = (part: 'engine' | 'backends' | 'export' | 'browser') => !values.only || values.only === part;
+const want = (part: 'engine' | 'backends' | 'export' | 'browser' | 'scale') => !values.only || values.only === part;
 const skipped = values.only ? `--only ${values.only}` : '--no-browser';
 const started = Date.now();
 const log = (s: string) => process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${s}\n`);
@@ -97,6 +100,15 @@ for (const n of !want('export') ? [] : quick ? [2000, 10000] : [10000, 100000]) 
   const out = join(CACHE, `export-${n}.json`);
   const r = await child('export-bench.ts', ['--n', String(n), '--out', out], 900);
   exports.push(r.ok ? (JSON.parse(readFileSync(out, 'utf8')) as ExportRow) : { n, skipped: r.reason });
+}
+
+// ---- 8: the vector index at scale -------------------------------------------------------------
+const scale: ScaleResult[] = [];
+for (const n of !want('scale') ? [] : quick ? [10000] : [10000, 100000, 1000000]) {
+  log(`vector index at ${n} vectors: exact scan and approximate (real-sentence vectors)…`);
+  const out = join(CACHE, `scale-${n}.json`);
+  const r = await child('scale-bench.ts', ['--n', String(n), '--queries', '100', '--out', out], n >= 1_000_000 ? 1500 : 600);
+  scale.push(r.ok ? (JSON.parse(readFileSync(out, 'utf8')) as ScaleRow) : { n, skipped: r.reason });
 }
 
 // ---- 1 and 6: browser -------------------------------------------------------------------------
@@ -206,10 +218,25 @@ if (browserImport) {
     ),
   );
 }
+if (scale.length) {
+  const measured = scale.filter((r): r is ScaleRow => !('skipped' in r));
+  console.log(`\n8. Vector index at scale (Node, 384 dims, top 10, ${measured[0]?.queries ?? '–'} real questions; ${measured[0]?.vectors ?? ''})`);
+  console.log('   exact = FlatIndex scan; approx = BitScanIndex (1-bit codes + exact re-scoring, the `ann` backend; `auto` uses it from 20,000 vectors); filtered = every 3rd id allowed; answers = a gold answer in the top 10 sentences (SQuAD questions)');
+  console.log(
+    renderTable(
+      ['vectors', 'exact p50 ms', 'exact p95 ms', 'approx p50 ms', 'approx p95 ms', 'approx build s', 'bytes / vector exact', 'approx', 'recall@10', 'filtered recall@10', 'answers exact', 'answers approx'],
+      scale.map((r) =>
+        'skipped' in r
+          ? [r.n, `skipped: ${r.skipped}`, '', '', '', '', '', '', '', '', '', '']
+          : [r.n, fmt(r.exact.queryP50Ms, 1), fmt(r.exact.queryP95Ms, 1), fmt(r.ann.queryP50Ms, 1), fmt(r.ann.queryP95Ms, 1), fmt(r.ann.buildMs / 1000, 1), fmt(r.exact.bytesPerVector, 0), fmt(r.ann.bytesPerVector, 0), fmt(r.ann.recallAt10, 3), fmt(r.ann.filteredRecallAt10, 3), fmt(r.answers?.exact, 3), fmt(r.answers?.ann, 3)],
+      ),
+    ),
+  );
+} else console.log(`\n8. Vector index at scale: not measured (${skipped})`);
 console.log(`\ntotal ${((Date.now() - started) / 1000).toFixed(0)} s`);
 
 if (values.json) {
-  const report = benchReport({ machine, model: model.label, quick, indexing, indexingError, engineRuns, backends, exports, browserImport, cold, coldError });
+  const report = benchReport({ machine, model: model.label, quick, indexing, indexingError, engineRuns, backends, exports, browserImport, cold, coldError, scale });
   writeFileSync(values.json, JSON.stringify(report, null, 2));
   console.log(`JSON: ${values.json}`);
 }

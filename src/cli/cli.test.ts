@@ -269,7 +269,7 @@ describe.concurrent('rag-lab query and index', () => {
   it('query --analyzer stem --bm25 lucene: a stemmed word finds its other forms, and the header says how BM25 scored', async () => {
     const md = join(dir, 'solar-stem.md');
     writeFileSync(md, SOLAR);
-    const plain = await cli('query', 'panel costing', md, '--embedder', 'none', '--strategies', 'sentence', '--retriever', 'bm25');
+    const plain = await cli('query', 'panel costing', md, '--embedder', 'none', '--strategies', 'sentence', '--retriever', 'bm25', '--analyzer', 'words', '--bm25', 'bm25plus');
     expect(plain.stdout).toContain('BM25 scored as BM25+ · words');
     expect(plain.stdout).not.toMatch(/The cost of solar panels has fallen sharply/);
     const r = await cli('query', 'panel costing', md, '--embedder', 'none', '--strategies', 'sentence', '--retriever', 'bm25', '--analyzer', 'stem', '--bm25', 'lucene');

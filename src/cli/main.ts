@@ -111,10 +111,10 @@ ${PARAM_GROUPS.flatMap((g) => g.cli?.help ?? []).join('\n')}
   --levels L1,L2,L3     chunk levels in tokens (default 2048,512,128)
   --chunk-size N        naive chunk size in tokens (default 128)
   --headers             contextual chunk headers on
-  --analyzer A[,A…]     BM25 terms: ${ANALYZERS.join(' | ')} (default words; stem: Snowball
+  --analyzer A[,A…]     BM25 terms: ${ANALYZERS.join(' | ')} (default stem+stop; stem: Snowball
                         per language, Porter for English; +stop drops stop words)
-  --bm25 V[,V…]         BM25 variant: bm25plus (MiniSearch's BM25+, default) | lucene
-                        (Lucene/Anserini: k1 0.9, b 0.4, length in tokens); eval measures each
+  --bm25 V[,V…]         BM25 variant: bm25plus (MiniSearch's BM25+) | lucene
+                        (Lucene/Anserini: k1 0.9, b 0.4, length in tokens; default); eval measures each
   --split S             BEIR qrels split (default test)
   --language L          language of the dataset's documents (default: detected)
   --json                eval: print one JSON object instead of a table

@@ -1,6 +1,7 @@
 import type { Embedder, EmbedOptions } from './embed/embedder';
 import type { Reranker } from './embed/reranker';
 import { FlatIndex } from './index/flat-index';
+import { queryLanguage } from './index/analyzer';
 import { LexicalIndex, lexicalKey, lexicalLabel, type LexicalParams } from './index/lexical-index';
 import { dot, type Allow, type Hit, type VectorIndex } from './index/vector-index';
 import { VectorStore, type VectorSet } from './index/vector-store';
@@ -12,7 +13,6 @@ import { retrievalParams, structureParams, validLexical, type RetrievalParams, t
 import { reciprocalRankFusion, type RankedList } from './retrieve/rrf';
 import { fuseRankings, type FusedCandidate } from './retrieve/query-fusion';
 import type { RetrieverName } from './retrieve/retrievers';
-import { detectLanguage } from './segment/language';
 import { ApproxTokenCounter, type TokenCounter } from './segment/tokens';
 import { BlockMaker, QueryContext } from './strategies/context';
 import { strategyOf, type StrategyName } from './strategies/registry';
@@ -20,7 +20,7 @@ import type { Corpus } from './structure/corpus';
 import { embeddedText, headerKey, type HeaderParams } from './structure/headers';
 import { validateLevels } from './structure/hierarchy';
 import { validateNaive } from './structure/naive-chunks';
-import { CorpusUnits } from './structure/units';
+import { CorpusUnits, type SplitDocument } from './structure/units';
 import type { ChunkHierarchy, ChunkNode, ContextBlock, Document, NaiveChunk } from './types';
 
 export type { VectorSet } from './index/vector-store';
@@ -139,6 +139,42 @@ export class RetrievalEngine {
       this.maskCache = null;
     }
     return r;
+  }
+
+  /**
+   * addDocuments for documents already split by this lab (an imported bundle's sentences and
+   * naive chunks): the same corpus and units without splitting again. Throws on spans that
+   * do not fit their documents, before anything is added.
+   */
+  addSplitDocuments(docs: SplitDocument[]): { added: Document[]; duplicates: Document[] } {
+    const r = this.units.addSplit(docs);
+    if (r.added.length) {
+      this.candidateCache.clear();
+      this.maskCache = null;
+    }
+    return r;
+  }
+
+  /** The corpus as already-split documents, for addSplitDocuments of another engine with the same structure. */
+  splitDocuments(): SplitDocument[] {
+    return this.units.splitDocuments();
+  }
+
+  /**
+   * Puts in a BM25 index built elsewhere (from a bundle's postings) for a unit kind under the
+   * current header variant and lexical parameters. It must hold every unit of the kind with
+   * this engine's lexical parameters; otherwise nothing changes and it returns false.
+   */
+  adoptLexicalIndex(kind: UnitKind, index: LexicalIndex): boolean {
+    if (index.size !== this.unitCount(kind) || lexicalKey(index.params) !== lexicalKey(this.structure.lexical)) return false;
+    this.lexical.set(`${this.variantKey(kind)}|${lexicalKey(this.structure.lexical)}`, index);
+    this.candidateCache.clear();
+    return true;
+  }
+
+  /** The document (index into corpus.docs) a unit belongs to. */
+  unitDoc(kind: UnitKind, id: number): number {
+    return this.units.span(kind, id).doc;
   }
 
   unitCount(kind: UnitKind): number {
@@ -420,7 +456,7 @@ export class RetrievalEngine {
     // high by the other can still make the fused top k.
     const fetch = p.retriever === 'hybrid' && wantVector ? k * 2 : k;
     if (wantBm25 || !wantVector) {
-      const lang = detectLanguage(query, this.corpus.docs[0]?.language ?? 'en');
+      const lang = queryLanguage(query, this.corpus.docs.map((d) => d.language));
       lists.push({ name: 'bm25', items: this.lexicalIndex(kind).search(query, fetch, allow, lang), weight: p.rrf.weights.bm25 });
     }
     if (wantVector) lists.push({ name: 'vector', items: vindex!.search(qvec!, fetch, allow), weight: p.rrf.weights.vector });

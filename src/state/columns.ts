@@ -1,7 +1,7 @@
 /** The strategy columns shown side by side (pure, so the benchmarks can import it without zustand). */
 import { RETRIEVER_NAMES, type RetrieverName } from '../core/retrieve/retrievers';
 import { COMPARISON_STRATEGY, STRATEGY_LIST } from '../core/strategies/registry';
-import type { ColumnSpec } from '../worker/protocol';
+import type { ColumnId, ColumnSpec } from '../worker/protocol';
 
 /**
  * The columns shown side by side; `base` is the retriever of the plain strategy columns:
@@ -20,4 +20,18 @@ export function columnsFor(base: RetrieverName): ColumnSpec[] {
     { id: 'reranked', label: `Reranked · hybrid ${plural}`, strategy, retriever: 'hybrid', rerank: true },
     ...STRATEGY_LIST.filter((s) => 'baseline' in s && s.baseline).map(plain),
   ];
+}
+
+/** Every column's id, in the default order (the ids do not depend on the base retriever). */
+export const COLUMN_IDS: readonly ColumnId[] = columnsFor('vector').map((c) => c.id);
+
+export function isColumnId(id: unknown): id is ColumnId {
+  return typeof id === 'string' && (COLUMN_IDS as readonly string[]).includes(id);
+}
+
+/** The columns a user chose to see, in their order; null: all, in the default order. */
+export function chosenColumns(base: RetrieverName, ids: readonly ColumnId[] | null): ColumnSpec[] {
+  const all = columnsFor(base);
+  if (!ids) return all;
+  return ids.map((id) => all.find((c) => c.id === id)).filter((c): c is ColumnSpec => c !== undefined);
 }

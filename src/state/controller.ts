@@ -4,15 +4,16 @@
  */
 import type { RetrievalParams, StructureParams } from '../core/retrieve/params';
 import type { DocumentContext } from '../core/types';
-import type { BlockView, ColumnResult, ColumnSpec, EvalPointQuery, EvalRunSpec, IndexBackend, ModelChoice, ModelProgress, WorkerStatus } from '../worker/protocol';
+import type { BlockView, ColumnId, ColumnResult, ColumnSpec, EvalPointQuery, EvalRunSpec, IndexBackend, ModelChoice, ModelProgress, WorkerStatus } from '../worker/protocol';
 import { RpcError } from '../rpc/wire';
 import { isolationStatus } from '../browser/isolation';
 import { sizeProblem } from '../core/documents/load';
 import { fusionVariants, useGeneration } from './generation';
 import { useBundle } from './bundle-store';
 import { bundleImportText, columnNoticeText, errorText, fileProblemText, fusionStateText } from './messages';
-import { columnsFor, useCorpus, useEval, useModels, useResults, useView } from './stores';
-import { decodeView, encodeView, type ViewState } from './url-state';
+import { chosenColumns } from './columns';
+import { useCorpus, useEval, useModels, useResults, useView } from './stores';
+import { decodeView, encodeView, normaliseColumns, shownColumnIds, type ViewState } from './url-state';
 import { CRASHED, WorkerClient, type Pending } from './worker-client';
 
 let client: WorkerClient | null = null;
@@ -87,7 +88,7 @@ export function retryFailed(): void {
 }
 
 async function loadModels(view: ViewState): Promise<void> {
-  if (view.indexBackend !== 'flat') await worker().request('setIndexBackend', { backend: view.indexBackend }).promise;
+  if (view.indexBackend !== 'auto') await worker().request('setIndexBackend', { backend: view.indexBackend }).promise;
   await Promise.all([loadModel('embedder', view.embedder), loadModel('reranker', view.reranker)]);
   void search();
 }
@@ -213,7 +214,8 @@ async function importBundles(files: File[]): Promise<void> {
   for (const f of files) {
     useBundle.setState({ importing: { file: f.name, progress: { phase: 'unzip' } } });
     try {
-      const zip = await f.arrayBuffer();
+      // The File itself: the worker reads only the entries an import needs out of it.
+      const zip: Blob = f;
       const { status, ...summary } = await worker().request(
         'importBundle',
         { name: f.name, zip },
@@ -223,7 +225,6 @@ async function importBundles(files: File[]): Promise<void> {
             // The corpus is in place; storing it in the browser goes on meanwhile.
             if (progress.phase === 'store') void search();
           },
-          transfer: [zip],
         },
       ).promise;
       useCorpus.setState({ status });
@@ -311,7 +312,8 @@ export async function search(): Promise<void> {
   const seq = ++searchSeq;
   useResults.setState({ searching: true });
   try {
-    const columns: ColumnSpec[] = columnsFor(view.retrieval.retriever);
+    // Only the columns the user chose are searched: fewer columns answer sooner.
+    const columns: ColumnSpec[] = chosenColumns(view.retrieval.retriever, view.columns);
     // Query fusion: the generator's variants of this question, once written (then search again).
     const asked = view.query.trim();
     const variants = fusionVariants(asked, () => {
@@ -350,6 +352,56 @@ export async function openBlock(block: BlockView, column: ColumnSpec): Promise<v
 
 export function closeDocument(): void {
   useResults.setState({ selected: null });
+}
+
+// ---- choosing and comparing columns ---------------------------------------------------
+
+/** Shows these columns in this order (null: all); a compared pair that is no longer shown ends compare mode. */
+export function setColumns(ids: ColumnId[] | null): void {
+  update((v) => {
+    v.columns = normaliseColumns(ids);
+    const shown = shownColumnIds(v);
+    if (v.compare && !v.compare.every((id) => shown.includes(id))) v.compare = null;
+  });
+  void search();
+}
+
+/** Compare two: these two shown columns side by side (null: back to all columns). */
+export function setCompare(pair: [ColumnId, ColumnId] | null): void {
+  update((v) => (v.compare = pair && pair[0] !== pair[1] && pair.every((id) => shownColumnIds(v).includes(id)) ? pair : null));
+}
+
+export interface SentenceSpan {
+  /** Character span in its document. */
+  start: number;
+  end: number;
+  tokens: number;
+}
+
+let spanCache = new Map<number, SentenceSpan>();
+let spanCorpus = '';
+
+/**
+ * Where sentences lie in their documents and their token counts, by global index (compare
+ * mode marks them inside blocks). Asked of the worker once per sentence and corpus state.
+ */
+export async function sentenceSpans(indices: readonly number[]): Promise<Map<number, SentenceSpan>> {
+  const status = useCorpus.getState().status;
+  const corpus = JSON.stringify([status?.docs.map((d) => [d.id, d.sentences]), status?.structure]);
+  if (corpus !== spanCorpus) {
+    spanCorpus = corpus;
+    spanCache = new Map();
+  }
+  const cache = spanCache;
+  const missing = [...new Set(indices)].filter((i) => !cache.has(i));
+  await Promise.all(
+    missing.map(async (index) => {
+      // An empty query: no query embedding, just the sentence.
+      const p = await worker().request('mapPoint', { index, query: '' }).promise;
+      cache.set(index, { start: p.start, end: p.end, tokens: p.tokens });
+    }),
+  );
+  return new Map(indices.filter((i) => cache.has(i)).map((i) => [i, cache.get(i)!]));
 }
 
 // ---- evaluation lab ------------------------------------------------------------------

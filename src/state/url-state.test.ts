@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decodeView, defaultView, encodeView } from './url-state';
+import { COLUMN_IDS } from './columns';
+import { decodeView, defaultView, encodeView, normaliseColumns } from './url-state';
 
 describe('view state in the URL', () => {
   it('the defaults encode to an empty string and decode back to themselves', () => {
@@ -22,21 +23,52 @@ describe('view state in the URL', () => {
     v.structure.sectionLevel = 2;
     v.structure.naive = { size: 256, overlap: 32 };
     v.structure.headers = { enabled: true, title: false, section: true, fields: ['page', 'fileName'] };
-    v.structure.lexical = { analyzer: 'stem+stop', bm25: 'lucene' };
+    v.structure.lexical = { analyzer: 'words+stop', bm25: 'bm25plus' };
     v.embedder = { model: 'rag-lab/test-embedder', dtype: 'fp32', device: 'wasm', source: 'local' };
     v.reranker = { model: 'Xenova/ms-marco-MiniLM-L-6-v2', dtype: 'q8', device: 'webgpu', source: 'hub' };
     v.indexBackend = 'voy';
+    v.columns = ['window', 'automerge', 'naive'];
+    v.compare = ['naive', 'window'];
     const url = encodeView(v);
     expect(decodeView(url)).toEqual({ view: v, notices: [] });
     expect(url).toContain('q=What+is+AI+risk%3F');
     expect(url).toContain('w=0.7%2C0');
-    expect(url).toContain('an=stem%2Bstop&bm=lucene');
+    expect(url).toContain('an=words%2Bstop&bm=bm25plus');
+    expect(url).toContain('cols=window%2Cautomerge%2Cnaive&cmp=naive%2Cwindow');
+  });
+
+  it('keeps the chosen columns in their order, ignores unknown ones with a notice, and keeps all by default', () => {
+    expect(decodeView('?cols=naive,window').view.columns).toEqual(['naive', 'window']);
+    const { view, notices } = decodeView('?cols=window,bogus,automerge,window,evil');
+    expect(view.columns).toEqual(['window', 'automerge']);
+    expect(notices).toEqual([`ignored unknown columns in cols: bogus, evil (known: ${COLUMN_IDS.join(', ')})`]);
+    // Nothing known: every column, as by default.
+    expect(decodeView('?cols=bogus')).toEqual({ view: defaultView(), notices: [`ignored unknown columns in cols: bogus (known: ${COLUMN_IDS.join(', ')})`] });
+    // Every column in the default order is the default, and encodes to nothing.
+    expect(decodeView(`?cols=${COLUMN_IDS.join(',')}`)).toEqual({ view: defaultView(), notices: [] });
+    expect(normaliseColumns([...COLUMN_IDS])).toBeNull();
+    expect(normaliseColumns([...COLUMN_IDS].reverse())).toEqual([...COLUMN_IDS].reverse());
+  });
+
+  it('compares two different shown columns, and says why it ignores any other pair', () => {
+    expect(decodeView('?cmp=hybrid,naive').view.compare).toEqual(['hybrid', 'naive']);
+    for (const [search, cmp] of [
+      ['?cmp=naive,naive', 'naive,naive'],
+      ['?cmp=naive', 'naive'],
+      ['?cmp=naive,bogus', 'naive,bogus'],
+      ['?cols=window,naive&cmp=window,hybrid', 'window,hybrid'],
+    ]) {
+      const { view, notices } = decodeView(search!);
+      expect(view.compare).toBeNull();
+      expect(notices).toEqual([`ignored cmp=${cmp}: two different columns that are shown`]);
+    }
   });
 
   it('keeps the analyzer and BM25 variant, and says which values it ignored', () => {
     expect(decodeView('?an=stem&bm=lucene').view.structure.lexical).toEqual({ analyzer: 'stem', bm25: 'lucene' });
     expect(decodeView('?an=porter&bm=bm42')).toMatchObject({
-      view: { structure: { lexical: { analyzer: 'words', bm25: 'bm25plus' } } },
+      // Ignored values fall back to the default, Lucene BM25 · stem+stop.
+      view: { structure: { lexical: { analyzer: 'stem+stop', bm25: 'lucene' } } },
       notices: ['ignored an=porter: use words, stem, words+stop or stem+stop', 'ignored bm=bm42: use bm25plus or lucene'],
     });
   });

@@ -10,7 +10,8 @@ import type { ParamField, ParamGroup } from '../core/strategies/types';
 import type { HeaderField } from '../core/structure/headers';
 import { ANALYZERS, isAnalyzer } from '../core/index/analyzer';
 import { BM25_VARIANTS, DEFAULT_LEXICAL, isBm25Variant } from '../core/index/lexical-index';
-import type { Device, Dtype, IndexBackend, ModelChoice } from '../worker/protocol';
+import type { ColumnId, Device, Dtype, IndexBackend, ModelChoice } from '../worker/protocol';
+import { COLUMN_IDS, isColumnId } from './columns';
 
 export interface ViewState {
   query: string;
@@ -20,6 +21,10 @@ export interface ViewState {
   reranker: ModelChoice | null;
   /** Vector index: the exact scan (default) or voy-search's k-d tree. */
   indexBackend: IndexBackend;
+  /** The columns shown, in their order; null: every column, in the default order. */
+  columns: ColumnId[] | null;
+  /** Compare two: two shown columns side by side with their shared sentences marked; null: off. */
+  compare: [ColumnId, ColumnId] | null;
 }
 
 export const DEFAULT_EMBEDDER: ModelChoice = { model: 'Xenova/all-MiniLM-L6-v2', dtype: 'q8', device: 'wasm', source: 'hub' };
@@ -33,8 +38,23 @@ export function defaultView(): ViewState {
     structure: structuredClone(DEFAULT_STRUCTURE),
     embedder: { ...DEFAULT_EMBEDDER },
     reranker: null,
-    indexBackend: 'flat',
+    indexBackend: 'auto',
+    columns: null,
+    compare: null,
   };
+}
+
+/** A choice of columns as the view keeps it: known ids once each; all of them in the default order is null. */
+export function normaliseColumns(ids: readonly ColumnId[] | null): ColumnId[] | null {
+  if (!ids) return null;
+  const unique = [...new Set(ids)].filter(isColumnId);
+  if (!unique.length) return null;
+  return unique.length === COLUMN_IDS.length && unique.every((id, i) => id === COLUMN_IDS[i]) ? null : unique;
+}
+
+/** The ids of the columns shown, in order. */
+export function shownColumnIds(v: Pick<ViewState, 'columns'>): readonly ColumnId[] {
+  return v.columns ?? COLUMN_IDS;
 }
 
 const HEADER_FIELDS: HeaderField[] = ['fileName', 'page', 'date', 'author', 'language', 'tags'];
@@ -95,6 +115,8 @@ export function encodeView(v: ViewState): string {
   set('em', modelToParam(v.embedder), modelToParam(d.embedder));
   set('rm', modelToParam(v.reranker), modelToParam(d.reranker));
   set('ix', v.indexBackend, d.indexBackend);
+  if (v.columns) q.set('cols', v.columns.join(','));
+  if (v.compare) q.set('cmp', v.compare.join(','));
   return q.toString();
 }
 
@@ -104,7 +126,7 @@ export interface Decoded {
   notices: string[];
 }
 
-const KNOWN = new Set(['q', 'r', 'k', 'b', ...GROUP_FIELDS.map((f) => f.field.url), 'c', 'w', 'rn', 'fd', 'fs', 'fl', 'df', 'dt', 'lv', 'sl', 'nc', 'no', 'h', 'ht', 'hs', 'hf', 'an', 'bm', 'em', 'rm', 'ix']);
+const KNOWN = new Set(['q', 'r', 'k', 'b', ...GROUP_FIELDS.map((f) => f.field.url), 'c', 'w', 'rn', 'fd', 'fs', 'fl', 'df', 'dt', 'lv', 'sl', 'nc', 'no', 'h', 'ht', 'hs', 'hf', 'an', 'bm', 'em', 'rm', 'ix', 'cols', 'cmp']);
 
 export function decodeView(search: string, base: ViewState = defaultView()): Decoded {
   const q = new URLSearchParams(search.startsWith('?') ? search.slice(1) : search);
@@ -230,10 +252,24 @@ export function decodeView(search: string, base: ViewState = defaultView()): Dec
   }
   const ix = q.get('ix');
   if (ix !== null) {
-    if (ix === 'flat' || ix === 'voy') v.indexBackend = ix;
-    else notices.push(`ignored ix=${ix}: use flat or voy`);
+    if (ix === 'auto' || ix === 'flat' || ix === 'voy' || ix === 'ann') v.indexBackend = ix;
+    else notices.push(`ignored ix=${ix}: use auto, flat, voy or ann`);
   }
   model('em', (m) => (v.embedder = m));
   model('rm', (m) => (v.reranker = m));
+  const cols = list('cols');
+  if (cols) {
+    const unknown = cols.filter((id) => !isColumnId(id));
+    if (unknown.length) notices.push(`ignored unknown columns in cols: ${unknown.join(', ')} (known: ${COLUMN_IDS.join(', ')})`);
+    const known = cols.filter(isColumnId);
+    if (known.length) v.columns = normaliseColumns(known);
+  }
+  const cmp = list('cmp');
+  if (cmp) {
+    const [a, b] = cmp;
+    const shown = shownColumnIds(v);
+    if (cmp.length === 2 && a !== b && isColumnId(a) && isColumnId(b) && shown.includes(a) && shown.includes(b)) v.compare = [a, b];
+    else notices.push(`ignored cmp=${q.get('cmp')}: two different columns that are shown`);
+  }
   return { view: v, notices };
 }

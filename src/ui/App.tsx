@@ -10,19 +10,31 @@ import { TopBar } from './TopBar';
 import { GeneratorPanel } from './generate/GeneratorPanel';
 import { MapView } from './map/MapView';
 import { showMap, useMap } from '../state/map';
+import { panelId, ViewTabs } from './ViewTabs';
+
+type View = 'explore' | 'evaluate' | 'map';
+
+/** `panel` names the tab panel: short, so that a field labelled "Question" stays the only thing of that name. */
+const VIEWS: { id: View; label: string; panel: string }[] = [
+  { id: 'explore', label: 'Explore a question', panel: 'Explore' },
+  { id: 'evaluate', label: 'Evaluate on a labelled set', panel: 'Evaluate' },
+  { id: 'map', label: 'Map of the corpus', panel: 'Map' },
+];
 
 export function App() {
   const tab = useTab((s) => s.tab);
   const map = useMap((s) => s.shown);
-  const choose = (t: 'explore' | 'evaluate') => {
+  const current: View = map ? 'map' : tab;
+  const choose = (v: View) => {
+    if (v === 'map') return showMap(true);
     showMap(false);
-    useTab.setState({ tab: t });
+    useTab.setState({ tab: v });
   };
   return (
     <div className="app">
       <TopBar />
       <div className="layout">
-        <aside className="sidebar">
+        <aside className="sidebar" aria-label="Corpus, models and settings">
           <CorpusPanel />
           <ModelPanel />
           <ParamsPanel />
@@ -30,18 +42,10 @@ export function App() {
           <GeneratorPanel />
         </aside>
         <main className="main">
-          <nav className="tabs" aria-label="Views">
-            <button type="button" aria-pressed={!map && tab === 'explore'} onClick={() => choose('explore')}>
-              Explore a question
-            </button>
-            <button type="button" aria-pressed={!map && tab === 'evaluate'} onClick={() => choose('evaluate')}>
-              Evaluate on a labelled set
-            </button>
-            <button type="button" aria-pressed={map} onClick={() => showMap(true)}>
-              Map of the corpus
-            </button>
-          </nav>
-          {map ? <MapView /> : tab === 'explore' ? <ResultsView /> : <EvalLab />}
+          <ViewTabs views={VIEWS} current={current} onChoose={choose} />
+          <div role="tabpanel" id={panelId(current)} aria-label={VIEWS.find((v) => v.id === current)!.panel} className="view-panel">
+            {map ? <MapView /> : tab === 'explore' ? <ResultsView /> : <EvalLab />}
+          </div>
         </main>
         {(map || tab === 'explore') && <DocumentView />}
       </div>

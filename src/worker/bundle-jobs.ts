@@ -12,7 +12,7 @@ import type { QuestionInput } from '../core/export/golden';
 import { importBundle, type ImportResult } from '../core/export/import';
 import { retrievalParams } from '../core/retrieve/params';
 import { asRefusal } from './bundle-refusal';
-import { unzipBundle, zipBundle } from './bundle-zip';
+import { unzipBundle, unzipBundleBlob, zipBundle } from './bundle-zip';
 import { labError, type ExportProgress, type ExportRequest, type ExportSummary } from './protocol';
 
 /** The golden run's questions: the labelled set's (with answers and targets in this corpus), or typed ones. */
@@ -74,15 +74,18 @@ function countRuns(files: { name: string; bytes: Uint8Array }[]): number {
   }
 }
 
+/** What an import leaves in the zip: JSONL and SQL carry the same data for other tools. */
+const IMPORT_SKIPS = ['jsonl/', 'postgres/', 'frameworks/'];
+
 /**
  * Reads a dropped bundle zip into a new engine holding the open corpus plus the bundle's
- * documents and vectors. Only the manifest and the Parquet tables are unzipped: JSONL and SQL
- * carry the same data for other tools. `into` is never changed.
+ * documents and vectors. Only the manifest and the Parquet tables are unzipped; given the
+ * dropped File itself (a Blob), only they are read from it. `into` is never changed.
  */
-export async function readBundleZip(zip: Uint8Array, embedder: Embedder | null, into: RetrievalEngine, progress: (phase: 'unzip' | 'read') => void): Promise<ImportResult> {
+export async function readBundleZip(zip: Uint8Array | Blob, embedder: Embedder | null, into: RetrievalEngine, progress: (phase: 'unzip' | 'read') => void): Promise<ImportResult> {
   try {
     progress('unzip');
-    const files = unzipBundle(zip, { skip: ['jsonl/', 'postgres/', 'frameworks/'] });
+    const files = zip instanceof Uint8Array ? unzipBundle(zip, { skip: IMPORT_SKIPS }) : await unzipBundleBlob(zip, { skip: IMPORT_SKIPS });
     progress('read');
     return await importBundle(files, { embedder, into });
   } catch (e) {

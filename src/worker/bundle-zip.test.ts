@@ -1,7 +1,7 @@
 import { unzipSync, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { BundleError, type BundleFile } from '../core/export/format';
-import { unzipBundle, zipBundle } from './bundle-zip';
+import { unzipBundle, unzipBundleBlob, zipBundle } from './bundle-zip';
 
 const enc = new TextEncoder();
 const text = (s: string) => enc.encode(s);
@@ -71,5 +71,48 @@ describe('a bundle as a zip', () => {
     expect(refusal(zipSync({ 'notes.txt': text('hello') }))).toBe('not a RAG Context Lab bundle: the zip holds no manifest.json');
     expect(refusal(zip.subarray(0, Math.floor(zip.length / 2)))).toMatch(/^the zip cannot be read: it is (truncated|corrupt)/);
     expect(refusal(text('PK but not really a zip file at all'))).toMatch(/^the zip cannot be read: it is corrupt or not a zip file/);
+  });
+
+  it('reads the same files from a Blob (the dropped File), reading only the entries kept', async () => {
+    const zip = await bytesOf(await zipBundle(FILES));
+    sameFiles(await unzipBundleBlob(new Blob([zip])), unzipBundle(zip));
+    const folder = zipSync(Object.fromEntries(FILES.map((f) => [`rag-lab-bundle/${f.name}`, f.bytes])));
+    const skip = ['jsonl/', 'postgres/'];
+    sameFiles(await unzipBundleBlob(new Blob([folder as Uint8Array<ArrayBuffer>]), { skip }), unzipBundle(folder, { skip }));
+    // Only the directory and the kept entries are sliced out of the Blob: a skipped entry is never read.
+    const localHeader = (name: string) => {
+      const needle = text(name);
+      for (let i = 0; i < zip.length - 30; i++) {
+        if (zip[i] === 0x50 && zip[i + 1] === 0x4b && zip[i + 2] === 3 && zip[i + 3] === 4 && Buffer.from(zip.subarray(i + 30, i + 30 + needle.length)).equals(Buffer.from(needle))) return i;
+      }
+      return -1;
+    };
+    const readsOf = async (skip: string[]) => {
+      const starts: number[] = [];
+      const blob = new Blob([zip]);
+      const spy = { size: blob.size, slice: (a?: number, b?: number) => (starts.push(a!), blob.slice(a, b)) } as unknown as Blob;
+      await unzipBundleBlob(spy, { skip });
+      return starts;
+    };
+    const jsonl = localHeader('jsonl/sentences.jsonl');
+    expect(jsonl).toBeGreaterThan(0);
+    expect(await readsOf([])).toContain(jsonl);
+    expect(await readsOf(['jsonl/'])).not.toContain(jsonl);
+  });
+
+  it('refuses from a Blob with the same messages', async () => {
+    const zip = await bytesOf(await zipBundle(FILES));
+    const refusal = (bytes: Uint8Array) =>
+      unzipBundleBlob(new Blob([bytes as Uint8Array<ArrayBuffer>])).then(
+        () => null,
+        (e) => {
+          expect(e).toBeInstanceOf(BundleError);
+          return (e as Error).message;
+        },
+      );
+    expect(await refusal(zipSync({ 'notes.txt': text('hello') }))).toBe('not a RAG Context Lab bundle: the zip holds no manifest.json');
+    expect(await refusal(zip.subarray(0, Math.floor(zip.length / 2)))).toMatch(/^the zip cannot be read: it is (truncated|corrupt)/);
+    expect(await refusal(zip.subarray(0, zip.length - 30))).toMatch(/^the zip cannot be read: it is (truncated|corrupt)/);
+    expect(await refusal(text('PK but not really a zip file at all'))).toMatch(/^the zip cannot be read: it is corrupt or not a zip file/);
   });
 });

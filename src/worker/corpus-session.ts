@@ -8,7 +8,7 @@ import type { Embedder } from '../core/embed/embedder';
 import { lexicalKey } from '../core/index/lexical-index';
 import type { Reranker } from '../core/embed/reranker';
 import { RetrievalEngine } from '../core/engine';
-import { VoyIndex } from '../core/index/voy-index';
+import { vectorIndexFactory } from '../core/index/backends';
 import { structureParams, type StructureParams } from '../core/retrieve/params';
 import { headerKey } from '../core/structure/headers';
 import type { Document, DocumentContext } from '../core/types';
@@ -35,7 +35,7 @@ function documentContext(c: DocumentContext): DocumentContext | null {
 export class CorpusSession {
   docs: Document[] = [];
   structure: StructureParams = structureParams();
-  indexBackend: IndexBackend = 'flat';
+  indexBackend: IndexBackend = 'auto';
   embedder: Embedder | null = null;
   engine: RetrievalEngine = new RetrievalEngine();
   private rerankerModel: Reranker | null = null;
@@ -57,8 +57,7 @@ export class CorpusSession {
 
   /** An empty engine with the session's models, index backend and (by default) structure. */
   newEngine(structure: StructureParams = this.structure): RetrievalEngine {
-    const vectorIndex = this.indexBackend === 'voy' ? (dim: number) => VoyIndex.create(dim) : undefined;
-    return new RetrievalEngine({ embedder: this.embedder, reranker: this.rerankerModel, structure, ...(vectorIndex ? { vectorIndex } : {}) });
+    return new RetrievalEngine({ embedder: this.embedder, reranker: this.rerankerModel, structure, vectorIndex: vectorIndexFactory(this.indexBackend) });
   }
 
   /** A new engine holding the session's documents. */
@@ -81,7 +80,8 @@ export class CorpusSession {
   /**
    * An engine built elsewhere (an imported bundle: the session's documents plus the
    * bundle's, with their vectors) becomes the session's, with its documents and structure.
-   * The session's reranker and index backend apply to it; vectors move over as they are.
+   * The session's reranker and index backend apply to it; units, vectors and BM25 indexes
+   * move over as they are.
    */
   async adopt(engine: RetrievalEngine): Promise<void> {
     const structure = structureParams(engine.structure);
@@ -89,9 +89,11 @@ export class CorpusSession {
     await this.replaceEngine(async () => {
       engine.reranker = this.rerankerModel;
       if (this.indexBackend === 'flat') return engine;
+      // Another vector index: the same units (not split again), vectors and BM25 indexes in a new engine.
       const rebuilt = this.newEngine(structure);
-      rebuilt.addDocuments(docs);
+      rebuilt.addSplitDocuments(engine.splitDocuments());
       await rebuilt.restoreVectorSets(engine.snapshotVectors('all'));
+      for (const kind of ['sentence', 'leaf', 'chunk'] as const) rebuilt.adoptLexicalIndex(kind, engine.lexicalIndex(kind));
       return rebuilt;
     });
     this.structure = structure;
@@ -153,7 +155,7 @@ export class CorpusSession {
   }
 
   /**
-   * Exact scan (default) or voy-search's k-d tree. Vectors move over as they are: switching
+   * auto (default: exact below 20,000 vectors, approximate above), exact scan, voy-search or approximate. Vectors move over as they are: switching
    * rebuilds the index, it never re-embeds.
    */
   async setIndexBackend(backend: IndexBackend): Promise<boolean> {

@@ -71,10 +71,12 @@ describe('the lab worker, through its RPC', () => {
     await client.request('addText', { name: 'Pasted text 1', text: TEA }).promise;
     const ask = async () => (await client.request('search', { query: 'steaming green teas', params: retrievalParams({ topK: 1 }), columns: [SENTENCE] }).promise).columns[0]!.result.blocks;
     // Plain words: only "green" matches; stemmed, "steaming" and "teas" match too.
+    const structure = statuses.at(-1)!.structure;
+    // The default is stemmed Lucene BM25 without stop words: start from plain words (BM25+).
+    expect(structure.lexical).toEqual({ analyzer: 'stem+stop', bm25: 'lucene' });
+    await client.request('setStructure', { structure: { ...structure, lexical: { analyzer: 'words', bm25: 'bm25plus' } } }).promise;
     const before = await ask();
     expect(before[0]!.provenance.lexical).toMatch(/words/);
-    const structure = statuses.at(-1)!.structure;
-    expect(structure.lexical).toEqual({ analyzer: 'words', bm25: 'bm25plus' });
     await client.request('setStructure', { structure: { ...structure, lexical: { analyzer: 'stem', bm25: 'lucene' } } }).promise;
     const after = await ask();
     expect(after[0]!.text).toBe('Green tea is steamed to stop oxidation.');

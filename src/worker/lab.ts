@@ -262,7 +262,7 @@ export class Lab {
   async importBundle({ zip }: LabApi['importBundle']['params'], ctx: Ctx<'importBundle'>): Result<'importBundle'> {
     const t0 = performance.now();
     let tRead = t0;
-    const r = await readBundleZip(new Uint8Array(zip), this.session.embedder, this.session.engine, (phase) => {
+    const r = await readBundleZip(zip instanceof Blob ? zip : new Uint8Array(zip), this.session.embedder, this.session.engine, (phase) => {
       if (phase === 'read') tRead = performance.now();
       ctx.progress({ phase });
     });

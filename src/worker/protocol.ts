@@ -14,7 +14,7 @@ import { RpcError, type RpcMethod } from '../rpc/wire';
 export const LAB_TAG = 'rag-lab';
 
 export type Dtype = 'fp32' | 'fp16' | 'q8' | 'q4';
-export type IndexBackend = 'flat' | 'voy';
+export type IndexBackend = 'auto' | 'flat' | 'voy' | 'ann';
 export type Device = 'wasm' | 'webgpu';
 
 export interface ModelChoice {
@@ -475,7 +475,7 @@ export type LabApi = {
    * A bundle's .zip added to the corpus without re-embedding (its vectors are taken as they
    * are). Refused (BUNDLE_REFUSED) with the corpus unchanged when anything does not fit.
    */
-  importBundle: RpcMethod<{ name: string; zip: ArrayBuffer }, ImportSummary, ImportProgress>;
+  importBundle: RpcMethod<{ name: string; zip: ArrayBuffer | Blob }, ImportSummary, ImportProgress>;
 };
 
 export type LabEvents = { status: WorkerStatus };

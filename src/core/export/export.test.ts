@@ -24,6 +24,9 @@ import { splitCopyBytes } from './copy-reader';
 import { readParquet } from './parquet';
 import { loadBundleSql } from './verify';
 import { retrievalParams } from '../retrieve/params';
+import { analyze } from '../index/analyzer';
+import { DEFAULT_LEXICAL, LexicalIndex, type LexicalParams } from '../index/lexical-index';
+import { buildPostings, scorePostings } from './postings';
 
 const SQUAD = `${SHARED_DATA}/squad_en/squad-dev-v1.1.from-explorer.json`;
 
@@ -125,6 +128,117 @@ describe('export → PostgreSQL (PGlite + pgvector) → the golden run', () => {
     const sentences = parts[4]!;
     expect(sentences.kind === 'copy' && sentences.data.split('\n').length - 1).toBe(engine.corpus.sentences.length);
     expect(sql.match(/^\\\.$/gm)!.length).toBe(11);
+  });
+});
+
+describe('BM25 through the export, for each analyzer and variant', () => {
+  const choices: LexicalParams[] = [
+    { analyzer: 'stem', bm25: 'lucene' },
+    { analyzer: 'words', bm25: 'bm25plus' },
+    { analyzer: 'stem+stop', bm25: 'bm25plus' },
+    { analyzer: 'words', bm25: 'lucene' },
+  ];
+  for (const lexical of choices) {
+    it(`${lexical.analyzer} · ${lexical.bm25}: PGlite reproduces the lab's BM25 and hybrid ids, blocks and scores on the SQuAD slice`, async () => {
+      const e = await embedded(set.docs, { lexical });
+      const r = await exportBundle(e, {
+        strategy: 'window',
+        params: { topK: 10, budgetTokens: 256, window: { before: 3, after: 2, bySection: false } },
+        questions: set.questions.slice(0, 8),
+        retrievers: ['bm25', 'hybrid'],
+      });
+      const report = await verifyInPglite(r.files);
+      expect(report.runs.map((x) => `${x.retriever}/${x.strategy}`)).toEqual(['bm25', 'hybrid'].flatMap((x) => ['naive', 'sentence', 'window', 'automerge'].map((st) => `${x}/${st}`)));
+      for (const run of report.runs) {
+        expect(run.firstDifference, `${run.retriever}/${run.strategy}`).toBeNull();
+        expect(run.sameUnits).toBe(8);
+        expect(run.sameBlocks).toBe(8);
+        expect(run.maxScoreDiff).toBeLessThanOrEqual(1e-5);
+      }
+      expect(report.agree).toBe(true);
+      const g = golden(r.files);
+      // The golden terms are the analyzer's: stemmed where it stems.
+      for (const q of g.questions) expect(q.terms).toEqual(analyze(q.question, q.language, lexical.analyzer).filter(Boolean));
+      // The golden BM25 scores are the lab's index's own.
+      const idx = e.lexicalIndex('sentence');
+      const run = g.runs.find((x) => x.retriever === 'bm25' && x.strategy === 'sentence')!;
+      g.questions.forEach((q, i) => expect(run.results[i]!.units).toEqual(idx.search(q.question, 10, undefined, q.language)));
+      const m = JSON.parse(new TextDecoder().decode(file(r.files, 'manifest.json').bytes));
+      expect(m.bm25).toMatchObject({ variant: lexical.bm25, analyzer: lexical.analyzer, languages: ['en'] });
+      expect(m.structure.lexical).toEqual(lexical);
+    });
+  }
+
+  it('the manifest, unit lengths and statistics say how Lucene BM25 counts: tokens, k1 0.9, b 0.4, no δ', async () => {
+    const lexical = { analyzer: 'stem', bm25: 'lucene' } as const;
+    const e = await embedded(set.docs.slice(0, 1), { lexical });
+    const r = await exportBundle(e, { strategy: 'sentence', questions: [{ question: 'Which teams played in the games?' }], retrievers: ['bm25'] });
+    const m = JSON.parse(new TextDecoder().decode(file(r.files, 'manifest.json').bytes));
+    expect(m.bm25).toMatchObject({ variant: 'lucene', label: 'Lucene BM25 · stem', k1: 0.9, b: 0.4, delta: 0, analyzer: 'stem' });
+    expect(m.bm25.length).toMatch(/number of TOKENS/);
+    expect(m.bm25.analysis).toMatch(/en: stemmed \(Porter en\)/);
+    expect(golden(r.files).questions[0]!.terms).toEqual(['which', 'team', 'plai', 'in', 'the', 'game']);
+    const lines = (name: string) => {
+      const block = splitCopyBytes(file(r.files, 'postgres/data.sql').bytes).find((p) => p.kind === 'copy' && p.statement.startsWith(`COPY raglab.${name} `))!;
+      return new TextDecoder().decode(block.kind === 'copy' ? block.data : new Uint8Array()).split('\n').filter(Boolean).map((l) => l.split('\t'));
+    };
+    const idx = e.lexicalIndex('sentence');
+    const sentenceLengths = lines('unit_lengths').filter((l) => l[0] === 'sentence').map((l) => Number(l[2]));
+    expect(sentenceLengths).toEqual([...idx.lengths()]);
+    const stats = lines('bm25_stats').find((l) => l[0] === 'sentence')!;
+    const total = sentenceLengths.reduce((a, b) => a + b, 0);
+    expect(stats.slice(1).map(Number)).toEqual([sentenceLengths.length, total / sentenceLengths.length, 0.9, 0.4, 0]);
+    // Postings rows (term, unit, tf) and lengths are what the analyzer gives each unit's text, derived independently.
+    for (const kind of ['sentence', 'leaf', 'chunk'] as const) {
+      const ref = buildPostings(e.unitCount(kind), (id) => analyze(e.unitText(kind, id), 'en', 'stem'), 'lucene');
+      const rows = lines('postings').filter((l) => l[0] === kind).map((l) => `${l[1]}|${l[2]}|${l[3]}`);
+      expect(rows, kind).toEqual([...ref.terms].flatMap(([t, p]) => p.units.map((u, i) => `${t}|${u}|${p.tf[i]}`)));
+      expect(lines('unit_lengths').filter((l) => l[0] === kind).map((l) => Number(l[2])), kind).toEqual([...ref.lengths]);
+      expect(Number(lines('bm25_stats').find((l) => l[0] === kind)![2]), kind).toBe(ref.avgLength);
+    }
+    const fw = (n: string) => new TextDecoder().decode(file(r.files, n).bytes);
+    expect(fw('frameworks/haystack/pipelines.yaml')).toMatch(/Lucene's BM25Similarity \(k1 0\.9, b 0\.4, length in tokens\)[\s\S]*Elasticsearch and OpenSearch[\s\S]*en: `english`/);
+    expect(fw('frameworks/llamaindex/pipeline.py')).toMatch(/"similarity": \{"type": "BM25", "k1": 0\.9, "b": 0\.4\}/);
+  });
+
+  it('scores postings by hand-computed Lucene BM25 and BM25+ values', () => {
+    // Units: "a b a" (3 tokens, 2 distinct), "b c" (2, 2), "c" (1, 1); N = 3.
+    const units = [['a', 'b', 'a'], ['b', 'c'], ['c']];
+    const lucene = buildPostings(3, (i) => units[i]!, 'lucene');
+    expect([...lucene.lengths]).toEqual([3, 2, 1]);
+    expect(lucene.avgLength).toBe(2);
+    // idf(a) = ln(1 + 2.5/1.5); idf(b) = ln(1 + 1.5/2.5); unit 0: a tf 2, b tf 1, len 3 → norm 0.9·(0.6 + 0.4·1.5) = 1.08.
+    const idfA = Math.log(1 + 2.5 / 1.5);
+    const idfB = Math.log(1 + 1.5 / 2.5);
+    const u0 = (idfA * 2) / (2 + 1.08) + (idfB * 1) / (1 + 1.08);
+    const u1 = (idfB * 1) / (1 + 0.9 * (0.6 + 0.4 * 1));
+    const got = scorePostings(lucene, ['a', 'b'], 10);
+    expect(got.map((h) => h.id)).toEqual([0, 1]);
+    expect(got[0]!.score).toBeCloseTo(u0, 12);
+    expect(got[1]!.score).toBeCloseTo(u1, 12);
+    expect(got[0]!.score).toBeCloseTo(0.8628654, 6);
+    // The lab's Lucene index gives the very same scores.
+    const idx = new LexicalIndex({ analyzer: 'words', bm25: 'lucene' });
+    idx.add(['a b a', 'b c', 'c']);
+    expect(idx.search('a b', 10)).toEqual(got);
+    // BM25+ (k1 1.2, b 0.7, δ 0.5), length in distinct terms (2, 2, 1; running mean 5/3), × matched terms.
+    const plus = buildPostings(3, (i) => units[i]!, 'bm25plus');
+    expect([...plus.lengths]).toEqual([2, 2, 1]);
+    const norm = (len: number) => 1.2 * (1 - 0.7 + (0.7 * len) / plus.avgLength);
+    const p0 = (idfA * (0.5 + (2 * 2.2) / (2 + norm(2))) + idfB * (0.5 + 2.2 / (1 + norm(2)))) * 2;
+    const p1 = idfB * (0.5 + 2.2 / (1 + norm(2)));
+    const gotPlus = scorePostings(plus, ['a', 'b'], 10);
+    expect(gotPlus.map((h) => h.id)).toEqual([0, 1]);
+    expect(gotPlus[0]!.score).toBeCloseTo(p0, 12);
+    expect(gotPlus[1]!.score).toBeCloseTo(p1, 12);
+    const idxPlus = new LexicalIndex({ analyzer: 'words', bm25: 'bm25plus' });
+    idxPlus.add(['a b a', 'b c', 'c']);
+    idxPlus.search('a b', 10).forEach((h, i) => expect(h.score).toBeCloseTo(gotPlus[i]!.score, 12));
+  });
+
+  it('an engine without a lexical choice exports the lab default', () => {
+    expect(engine.structure.lexical).toEqual(DEFAULT_LEXICAL);
+    expect(bundle.manifest.bm25).toMatchObject({ variant: DEFAULT_LEXICAL.bm25, analyzer: DEFAULT_LEXICAL.analyzer });
   });
 });
 

@@ -1,10 +1,9 @@
 import type { RetrievalEngine } from '../engine';
 import type { Target } from '../eval/dataset';
 import { judged, meanMetrics, scoreQuestion, type JudgedBlock, type Metrics } from '../eval/metrics';
+import { analyze, queryLanguage } from '../index/analyzer';
 import { l2normalize } from '../index/vector-index';
 import { retrievalParams, type RetrievalParams, type RetrieverName, type UnitKind } from '../retrieve/params';
-import { detectLanguage } from '../segment/language';
-import { words } from '../segment/words';
 import type { ContextBlock } from '../types';
 import type { SqlStrategy } from './manifest';
 
@@ -15,8 +14,9 @@ export const SQL_STRATEGY_UNIT: Record<SqlStrategy, UnitKind> = { naive: 'chunk'
 export interface GoldenQuestion {
   id: string;
   question: string;
-  /** Language the query was analysed in (detected, else the first document's). */
+  /** Language the query was analysed in (queryLanguage: the corpus's, or the detected one in a mixed corpus). */
   language: string;
+  /** The query's BM25 terms under the exported analyzer (manifest.json "bm25".analyzer): stemmed when it stems. */
   terms: string[];
   /** The question's embedding as the lab's flat index uses it (L2-normalised float32); null without a model. */
   vector: number[] | null;
@@ -95,17 +95,17 @@ export async function goldenRun(
   options: { retrievers: RetrieverName[]; strategies: readonly SqlStrategy[] },
 ): Promise<Golden> {
   const docIds = engine.corpus.docs.map((d) => d.id);
-  const fallback = engine.corpus.docs[0]?.language ?? 'en';
+  const languages = engine.corpus.docs.map((d) => d.language);
   const questions: GoldenQuestion[] = [];
   if (engine.embedder && options.retrievers.some((r) => r !== 'bm25')) await engine.embedQueries(inputs.map((q) => q.question));
   for (const [i, q] of inputs.entries()) {
-    const language = detectLanguage(q.question, fallback);
+    const language = queryLanguage(q.question, languages);
     const v = engine.embedder ? await engine.queryEmbedding(q.question) : null;
     questions.push({
       id: q.id ?? `q${i + 1}`,
       question: q.question,
       language,
-      terms: words(q.question, language).filter(Boolean),
+      terms: analyze(q.question, language, engine.structure.lexical.analyzer).filter(Boolean),
       vector: v ? [...l2normalize(Float32Array.from(v))] : null,
       answers: q.answers ?? [],
       targets: q.targets ?? [],

@@ -1,10 +1,15 @@
 import type { Embedder } from '../embed/embedder';
 import { RetrievalEngine } from '../engine';
 import type { StructureParams, UnitKind } from '../retrieve/params';
-import type { Document } from '../types';
+import type { ChunkNode, Document } from '../types';
+import { isAnalyzer, type AnalyzerName } from '../index/analyzer';
+import { LexicalIndex, type PostingRows } from '../index/lexical-index';
+import type { SentenceSpan } from '../structure/corpus';
+import type { SplitDocument } from '../structure/units';
 import { BundleError, MANIFEST, parquetPath, type BundleFile, type Table, type TableName } from './format';
-import { parseManifest, sha256, type Manifest } from './manifest';
+import { parseManifest, sha256, type Manifest, type ManifestFile } from './manifest';
 import { readParquet } from './parquet';
+import { openTable, type ColumnTable } from './read-columns';
 
 export interface ImportOptions {
   /** The loaded embedding model; the bundle's vectors must come from the same model and dimensions. */
@@ -21,18 +26,51 @@ export interface ImportResult {
   /** Documents already in the corpus (same id): not added again. */
   duplicates: Document[];
   vectorKinds: UnitKind[];
+  /** Unit kinds whose BM25 index was taken from the bundle's postings (the others are built from their text on first use). */
+  lexicalKinds: UnitKind[];
 }
 
-/** Reads a bundle's Parquet table, checking presence, shape, columns and the manifest's checksum. */
-async function table(files: Map<string, Uint8Array>, manifest: Manifest, name: TableName): Promise<Table> {
+/** The checksum of each bundle file, computed once and started early (Web Crypto hashes off the thread, while tables decode). */
+type Digests = Map<string, Promise<string>>;
+
+function digestOf(digests: Digests, path: string, bytes: Uint8Array): Promise<string> {
+  let d = digests.get(path);
+  if (!d) {
+    d = sha256(bytes);
+    d.catch(() => undefined); // awaited where it is used; a table not used never reports
+    digests.set(path, d);
+  }
+  return d;
+}
+
+/** A table's bytes and its manifest entry; a missing file is a BundleError. */
+function fileOf(files: Map<string, Uint8Array>, manifest: Manifest, name: TableName): { path: string; bytes: Uint8Array; entry: ManifestFile | undefined } {
   const path = parquetPath(name);
   const bytes = files.get(path);
   if (!bytes) throw new BundleError(`the bundle is incomplete: ${path} is missing`);
-  const entry = manifest.files.find((f) => f.name === path);
-  const t = await readParquet(name, path, bytes, entry?.bytes);
+  return { path, bytes, entry: manifest.files.find((f) => f.name === path) };
+}
+
+/** Checks a table's size and checksum against the manifest: one BundleError naming the fault. */
+async function checkFile(path: string, bytes: Uint8Array, entry: ManifestFile | undefined, digests: Digests): Promise<void> {
   if (entry && bytes.length !== entry.bytes) throw new BundleError(`${path} is ${bytes.length < entry.bytes ? 'truncated' : 'corrupt'} (${bytes.length} of ${entry.bytes} bytes)`);
-  if (entry && (await sha256(bytes)) !== entry.sha256) throw new BundleError(`${path} is corrupt: its checksum differs from the manifest's`);
+  if (entry && (await digestOf(digests, path, bytes)) !== entry.sha256) throw new BundleError(`${path} is corrupt: its checksum differs from the manifest's`);
+}
+
+/** Reads a bundle's Parquet table whole, checking presence, shape, columns, then size and checksum. */
+async function table(files: Map<string, Uint8Array>, manifest: Manifest, name: TableName, digests: Digests): Promise<Table> {
+  const { path, bytes, entry } = fileOf(files, manifest, name);
+  const t = await readParquet(name, path, bytes, entry?.bytes);
+  await checkFile(path, bytes, entry, digests);
   return t;
+}
+
+/** Reads some columns of a large table (read-columns.ts): the same checks in the same order, before its data is decoded. */
+async function columnsOf(files: Map<string, Uint8Array>, manifest: Manifest, name: TableName, columns: string[], digests: Digests): Promise<ColumnTable> {
+  const { path, bytes, entry } = fileOf(files, manifest, name);
+  const t = openTable(name, path, bytes, entry?.bytes);
+  await checkFile(path, bytes, entry, digests);
+  return t.read(columns);
 }
 
 /** A column of a table read from Parquet (readParquet gives plain arrays). */
@@ -87,11 +125,14 @@ function documentsOf(docs: Table, sections: Table, pages: Table): Document[] {
 }
 
 /**
- * Loads a bundle into a new engine without re-embedding: its documents are split again
- * by this lab (and checked against the bundle's sentences and units), and its vectors
- * are taken as they are. Every fault — another model or dimensions, a missing, truncated
- * or corrupt file, an unknown version, a missing column, a corpus that splits differently —
- * is one BundleError, thrown before anything the caller holds is changed.
+ * Loads a bundle into a new engine without re-embedding or re-splitting: its sentences and
+ * naive chunks are taken from its tables (checked against their documents' text), the chunk
+ * tree is rebuilt from their token counts and checked against the bundle's leaves and
+ * parents, its vectors are taken as they are and, into a fresh corpus, its BM25 postings
+ * when they are what this lab would index (lexicalFromPostings). Every fault — another model
+ * or dimensions, a missing, truncated or corrupt file, an unknown version, a missing column,
+ * sentences or units that do not fit — is one BundleError, thrown before anything the
+ * caller holds is changed.
  */
 export async function importBundle(bundle: BundleFile[], options: ImportOptions): Promise<ImportResult> {
   const files = new Map(bundle.map((f) => [f.name.replace(/^\.?\//, ''), f.bytes]));
@@ -115,13 +156,20 @@ export async function importBundle(bundle: BundleFile[], options: ImportOptions)
     throw new BundleError(`the bundle's chunking (${structureKey(manifest.structure)}) differs from the open corpus's (${structureKey(into.structure)}): clear the corpus first, or export with the same settings`);
   }
 
-  // One at a time, so the first fault reported is the first table's.
-  const docs = await table(files, manifest, 'documents');
-  const sections = await table(files, manifest, 'sections');
-  const pages = await table(files, manifest, 'pages');
-  const sentences = await table(files, manifest, 'sentences');
-  const units = await table(files, manifest, 'units');
-  const vectors = kinds.length ? await table(files, manifest, 'vectors') : null;
+  // Checksums of every table to be read start now; the tables are still checked one at a
+  // time, in order, so the first fault reported is the first table's.
+  const digests: Digests = new Map();
+  const wanted: TableName[] = ['documents', 'sections', 'pages', 'sentences', 'units', ...(kinds.length ? (['vectors'] as const) : [])];
+  for (const name of wanted) {
+    const bytes = files.get(parquetPath(name));
+    if (bytes) digestOf(digests, parquetPath(name), bytes);
+  }
+  const docs = await table(files, manifest, 'documents', digests);
+  const sections = await table(files, manifest, 'sections', digests);
+  const pages = await table(files, manifest, 'pages', digests);
+  const sentences = await columnsOf(files, manifest, 'sentences', ['doc', 'section', 'page', 'char_start', 'char_end', 'tokens', 'part_index', 'part_of'], digests);
+  const units = await columnsOf(files, manifest, 'units', ['kind', 'id', 'node', 'parent', 'doc', 'sent_start', 'sent_end', 'char_start', 'char_end', 'tokens'], digests);
+  const vectors = kinds.length ? await columnsOf(files, manifest, 'vectors', ['kind', 'embedding'], digests) : null;
   const documents = documentsOf(docs, sections, pages);
 
   const engine = into
@@ -130,7 +178,7 @@ export async function importBundle(bundle: BundleFile[], options: ImportOptions)
   if (engine.corpus.maxSentenceTokens !== manifest.corpus.maxSentenceTokens) {
     throw new BundleError(`the bundle splits sentences above ${manifest.corpus.maxSentenceTokens} tokens, this lab above ${engine.corpus.maxSentenceTokens}: clear the corpus first`);
   }
-  const before = { sentences: engine.corpus.sentences.length, leaves: engine.hierarchy.leaves.length, chunks: engine.chunks.length, docs: engine.corpus.docs.length };
+  const before = { sentences: engine.corpus.sentences.length, leaves: engine.hierarchy.leaves.length, nodes: engine.hierarchy.nodes.length, chunks: engine.chunks.length, docs: engine.corpus.docs.length };
   // Vectors already there are carried into the new engine; a kind still being embedded cannot take the bundle's after it.
   const existing = engine.exportVectors();
   for (const kind of kinds) {
@@ -139,12 +187,64 @@ export async function importBundle(bundle: BundleFile[], options: ImportOptions)
       throw new BundleError(`the open corpus is still being embedded (${have} of ${engine.unitCount(kind)} ${kind}s): wait for it to finish, then import`);
     }
   }
-  const { added, duplicates } = engine.addDocuments(documents);
+
+  // The bundle's sentences and naive chunks are taken as they are (splitting 100k sentences
+  // again is most of an import's time); the chunk tree is rebuilt from their token counts
+  // and must come out as the bundle's.
+  const docIndex = col<number>(docs, 'doc');
+  const docStart = col<number>(docs, 'sent_start');
+  const docEnd = col<number>(docs, 'sent_end');
+  const sDoc = sentences.ints.doc!;
+  const uKind = units.values.kind as string[];
+  const uDoc = units.ints.doc!;
+  const uSentStart = units.ints.sent_start!;
+  const uSentEnd = units.ints.sent_end!;
+  const uCharStart = units.ints.char_start!;
+  const uCharEnd = units.ints.char_end!;
+  const chunkRowsOf = new Map<number, number[]>();
+  for (let i = 0; i < units.rows; i++) {
+    if (uKind[i] !== 'chunk') continue;
+    let rows = chunkRowsOf.get(uDoc[i]!);
+    if (!rows) chunkRowsOf.set(uDoc[i]!, (rows = []));
+    rows.push(i);
+  }
+  const split: SplitDocument[] = documents.map((doc, row) => {
+    const d = docIndex[row]!;
+    const a = docStart[row]!;
+    const b = docEnd[row]!;
+    if (!(Number.isInteger(a) && Number.isInteger(b) && a >= 0 && a <= b && b <= sentences.rows)) throw new BundleError(`parquet/documents.parquet is corrupt: document ${row} has the sentence range [${a}, ${b}) of ${sentences.rows} sentences`);
+    const spans: SentenceSpan[] = [];
+    const page = sentences.values.page!;
+    const partIndex = sentences.values.part_index!;
+    const partOf = sentences.values.part_of!;
+    for (let i = a; i < b; i++) {
+      if (sDoc[i] !== d) throw new BundleError(`parquet/sentences.parquet is corrupt: sentence ${i} belongs to document ${sDoc[i]}, not to document ${d} whose range holds it`);
+      const p = page[i] as number | null;
+      const pi = partIndex[i] as number | null;
+      spans.push({
+        section: sentences.ints.section![i]!,
+        ...(p !== null ? { page: p } : {}),
+        start: sentences.ints.char_start![i]!,
+        end: sentences.ints.char_end![i]!,
+        tokens: sentences.ints.tokens![i]!,
+        ...(pi !== null ? { part: { index: pi, of: partOf[i] as number } } : {}),
+      });
+    }
+    const chunks = (chunkRowsOf.get(d) ?? []).map((i) => ({ start: uCharStart[i]!, end: uCharEnd[i]!, tokens: units.ints.tokens![i]!, sentences: { start: uSentStart[i]! - a, end: uSentEnd[i]! - a } }));
+    return { doc, sentences: spans, chunks };
+  });
+  let added: Document[];
+  let duplicates: Document[];
+  try {
+    ({ added, duplicates } = engine.addSplitDocuments(split));
+  } catch (e) {
+    throw new BundleError(`the bundle's sentences or naive chunks do not fit its documents: ${(e as Error).message}`);
+  }
   const addedIds = new Set(added.map((d) => d.id));
-  const bundleDocs = col<string>(docs, 'id').map((id, i) => ({ id, index: col<number>(docs, 'doc')[i]! }));
+  const bundleDocs = col<string>(docs, 'id').map((id, i) => ({ id, index: docIndex[i]! }));
   const keepDoc = new Set(bundleDocs.filter((d) => addedIds.has(d.id)).map((d) => d.index));
 
-  // The lab must split the documents exactly as the bundle did, or units and vectors would not match.
+  // The chunk tree this lab builds over the bundle's sentences must be the bundle's, or leaf vectors would not match.
   const check = (what: string, ours: number[][], theirs: number[][]) => {
     if (ours.length !== theirs.length) throw new BundleError(`the bundle's ${what} differ from what this lab makes of its documents (${theirs.length} in the bundle, ${ours.length} here): it was made by another version`);
     for (let i = 0; i < ours.length; i++) {
@@ -152,54 +252,64 @@ export async function importBundle(bundle: BundleFile[], options: ImportOptions)
     }
   };
   const c = engine.corpus;
-  const bundleSentences = Array.from({ length: sentences.rows }, (_, i) => i).filter((i) => keepDoc.has(col<number>(sentences, 'doc')[i]!));
-  check(
-    'sentences',
-    c.sentences.slice(before.sentences).map((s) => [s.start, s.end, s.tokens]),
-    bundleSentences.map((i) => [col<number>(sentences, 'char_start')[i]!, col<number>(sentences, 'char_end')[i]!, col<number>(sentences, 'tokens')[i]!]),
-  );
-  const unitRows = (kind: string) => Array.from({ length: units.rows }, (_, i) => i).filter((i) => col<string>(units, 'kind')[i] === kind && keepDoc.has(col<number>(units, 'doc')[i]!));
+  const unitRows = (kind: string) => {
+    const out: number[] = [];
+    for (let i = 0; i < units.rows; i++) if (uKind[i] === kind && keepDoc.has(uDoc[i]!)) out.push(i);
+    return out;
+  };
   const leafRows = unitRows('leaf');
-  const chunkRows = unitRows('chunk');
+  const parentRows = unitRows('parent');
   const h = engine.hierarchy;
-  const span = (i: number) => [col<number>(units, 'sent_start')[i]!, col<number>(units, 'sent_end')[i]!, col<number>(units, 'char_start')[i]!, col<number>(units, 'char_end')[i]!];
   // Bundle unit ranges are in the bundle's numbering: compare them relative to each document's first sentence.
   const ourDoc = new Map(c.docs.map((d, i) => [d.id, i]));
-  const shiftOf = new Map(bundleDocs.flatMap((d, row) => (addedIds.has(d.id) ? [[d.index, c.docStarts[ourDoc.get(d.id)!]! - col<number>(docs, 'sent_start')[row]!] as const] : [])));
-  const shift = (i: number) => shiftOf.get(col<number>(units, 'doc')[i]!)!;
+  const shiftOf = new Map(bundleDocs.flatMap((d, row) => (addedIds.has(d.id) ? [[d.index, c.docStarts[ourDoc.get(d.id)!]! - docStart[row]!] as const] : [])));
   const rel = (i: number) => {
-    const [a, b, cs, ce] = span(i);
-    const k = shift(i);
-    return [a! + k, b! + k, cs!, ce!];
+    const k = shiftOf.get(uDoc[i]!)!;
+    return [uSentStart[i]! + k, uSentEnd[i]! + k, uCharStart[i]!, uCharEnd[i]!];
   };
-  check(
-    'leaves',
-    h.leaves.slice(before.leaves).map((id) => {
-      const n = h.nodes[id]!;
-      return [n.start, n.end, c.sentences[n.start]!.start, c.sentences[n.end - 1]!.end];
-    }),
-    leafRows.map(rel),
-  );
-  check('naive chunks', engine.chunks.slice(before.chunks).map((ch) => [ch.sentences.start, ch.sentences.end, ch.start, ch.end]), chunkRows.map(rel));
+  const nodeSpan = (n: ChunkNode) => [n.start, n.end, c.sentences[n.start]!.start, c.sentences[n.end - 1]!.end];
+  check('leaves', h.leaves.slice(before.leaves).map((id) => nodeSpan(h.nodes[id]!)), leafRows.map(rel));
+  // Parent node ids follow the order documents were added in (one by one, or together), as
+  // today's import renumbers them: the parents are compared as ranges, in sentence order.
+  const bySpan = (a: number[], b: number[]) => a[0]! - b[0]! || b[1]! - a[1]!;
+  check('parent chunks', h.nodes.slice(before.nodes).filter((n) => n.children.length).map(nodeSpan).sort(bySpan), parentRows.map(rel).sort(bySpan));
 
+  let unitColumn: Int32Array | undefined;
   if (vectors) {
     const dim = embedder!.dim;
+    const vKind = vectors.values.kind as string[];
+    const v = vectors.vectors!;
+    if (vectors.rows && (v.badRow >= 0 || v.dims !== dim)) {
+      const row = v.badRow >= 0 ? v.badRow : 0;
+      throw new BundleError(`parquet/vectors.parquet is corrupt: a ${vKind[row]} vector has ${v.badRow >= 0 ? v.badLength : v.dims} values, not ${dim}`);
+    }
+    const unitDocOf = (kind: UnitKind): ((u: number) => number) => {
+      if (kind === 'sentence') return (u) => sDoc[u]!;
+      const m = new Map<number, number>();
+      const ids = units.ints.id!;
+      for (let i = 0; i < units.rows; i++) if (uKind[i] === kind) m.set(ids[i]!, uDoc[i]!);
+      return (u) => m.get(u) ?? -1;
+    };
+    const everyDoc = keepDoc.size === bundleDocs.length;
     for (const kind of kinds) {
-      const rowsOfKind = Array.from({ length: vectors.rows }, (_, i) => i).filter((i) => col<string>(vectors, 'kind')[i] === kind);
-      const unitDoc = kind === 'sentence' ? (u: number) => col<number>(sentences, 'doc')[u]! : (() => {
-        const m = new Map<number, number>();
-        unitRows(kind).forEach((i) => m.set(col<number>(units, 'id')[i]!, col<number>(units, 'doc')[i]!));
-        return (u: number) => m.get(u) ?? -1;
-      })();
-      const take = rowsOfKind.filter((i) => keepDoc.has(unitDoc(col<number>(vectors, 'unit')[i]!)));
+      const rowsOfKind: number[] = [];
+      for (let i = 0; i < vectors.rows; i++) if (vKind[i] === kind) rowsOfKind.push(i);
+      // Every document kept: the kind's rows are taken as they are (one block when they are contiguous, as the export writes them).
+      let take = rowsOfKind;
+      if (!everyDoc) {
+        const docOf = unitDocOf(kind);
+        const unitCol = await vectorUnits();
+        take = rowsOfKind.filter((i) => keepDoc.has(docOf(unitCol[i]!)));
+      }
       const have = existing[kind]?.length ?? 0;
-      const data = new Float32Array(have + take.length * dim);
-      if (have) data.set(existing[kind]!);
-      take.forEach((i, j) => {
-        const v = col<Float32Array>(vectors, 'embedding')[i]!;
-        if (v.length !== dim) throw new BundleError(`parquet/vectors.parquet is corrupt: a ${kind} vector has ${v.length} values, not ${dim}`);
-        data.set(v, have + j * dim);
-      });
+      const contiguous = take.length > 0 && take[take.length - 1]! - take[0]! === take.length - 1;
+      let data: Float32Array;
+      if (!have && contiguous) data = v.data.subarray(take[0]! * dim, (take[take.length - 1]! + 1) * dim);
+      else {
+        data = new Float32Array(have + take.length * dim);
+        if (have) data.set(existing[kind]!);
+        take.forEach((i, j) => data.set(v.data.subarray(i * dim, (i + 1) * dim), have + j * dim));
+      }
       try {
         await engine.importVectors(kind, data);
       } catch (e) {
@@ -207,5 +317,92 @@ export async function importBundle(bundle: BundleFile[], options: ImportOptions)
       }
     }
   }
-  return { engine, manifest, added, duplicates, vectorKinds: [...kinds] };
+
+  // BM25: a fresh corpus of the bundle's documents alone takes the bundle's postings
+  // instead of analysing every unit's text again (the first search's main cost).
+  const lexicalKinds = !into && duplicates.length === 0 ? await lexicalFromPostings(engine, manifest, files, digests) : [];
+  return { engine, manifest, added, duplicates, vectorKinds: [...kinds], lexicalKinds };
+
+  /** The vectors table's unit column, read (once) only when some documents are left out. */
+  async function vectorUnits(): Promise<Int32Array> {
+    unitColumn ??= (await columnsOf(files, manifest, 'vectors', ['unit'], digests)).ints.unit!;
+    return unitColumn;
+  }
+}
+
+const UNIT_KINDS: readonly UnitKind[] = ['sentence', 'leaf', 'chunk'];
+
+/** Units whose analysed text is compared with the postings before they are taken (per unit kind). */
+const LEXICAL_SAMPLE = 100;
+
+/**
+ * The analyzer the bundle's postings were made with, when the manifest says: a name in
+ * `bm25.lexical.analyzer` or `bm25.analyzer`, or the first bundles' description of the
+ * plain word analyzer. Null when it does not say (the sample check then decides alone).
+ */
+export function postingsAnalyzer(manifest: Manifest): AnalyzerName | null {
+  const bm25 = manifest.bm25 as unknown as { lexical?: { analyzer?: unknown }; analyzer?: unknown } | undefined;
+  if (isAnalyzer(bm25?.lexical?.analyzer)) return bm25.lexical.analyzer;
+  if (isAnalyzer(bm25?.analyzer)) return bm25.analyzer;
+  if (typeof bm25?.analyzer === 'string' && bm25.analyzer.startsWith('Intl.Segmenter word segments') && bm25.analyzer.includes('no stemming, no stop words')) return 'words';
+  return null;
+}
+
+/**
+ * Puts BM25 indexes built from the bundle's postings table into the engine, per unit kind,
+ * when they are what the engine would build: the postings' analyzer is the engine's, and a
+ * sample of units analysed here gives exactly their postings. Anything else (another
+ * analyzer, a postings table that is missing, corrupt or incomplete) leaves the kind to be
+ * indexed from its text on first use, as before. Returns the kinds taken.
+ */
+async function lexicalFromPostings(engine: RetrievalEngine, manifest: Manifest, files: Map<string, Uint8Array>, digests: Digests): Promise<UnitKind[]> {
+  const lexical = engine.structure.lexical;
+  const declared = postingsAnalyzer(manifest);
+  if (declared !== null && declared !== lexical.analyzer) return [];
+  let post: ColumnTable;
+  try {
+    post = await columnsOf(files, manifest, 'postings', ['kind', 'term', 'unit', 'tf'], digests);
+  } catch {
+    return [];
+  }
+  const kindCol = post.values.kind as string[];
+  const rows: PostingRows = { term: post.values.term as string[], unit: post.ints.unit!, tf: post.ints.tf! };
+  const taken: UnitKind[] = [];
+  for (const kind of UNIT_KINDS) {
+    // A kind's rows are one run (the export writes kind by kind).
+    const from = kindCol.indexOf(kind);
+    if (from < 0) continue;
+    let to = from;
+    while (to < post.rows && kindCol[to] === kind) to++;
+    if (kindCol.indexOf(kind, to) >= 0) continue;
+    const count = engine.unitCount(kind);
+    // A sample of units analysed here must give their postings exactly.
+    const sample = new Map<number, Map<string, number>>();
+    const step = Math.max(1, Math.floor(count / LEXICAL_SAMPLE));
+    for (let u = 0; u < count; u += step) sample.set(u, new Map());
+    for (let i = from; i < to; i++) sample.get(rows.unit[i]!)?.set(rows.term[i]!, rows.tf[i]!);
+    const probe = new LexicalIndex(lexical);
+    let ok = true;
+    for (const [u, theirs] of sample) {
+      const language = engine.corpus.docs[engine.unitDoc(kind, u)]!.language;
+      const ours = new Map<string, number>();
+      let empty = false;
+      for (const t of probe.analyze(engine.unitText(kind, u), language)) {
+        // An empty term counts in MiniSearch's lengths but is in no postings: such a unit is not taken.
+        if (!t) empty = true;
+        ours.set(t, (ours.get(t) ?? 0) + 1);
+      }
+      if (empty || ours.size !== theirs.size || [...ours].some(([t, n]) => theirs.get(t) !== n)) {
+        ok = false;
+        break;
+      }
+    }
+    if (!ok) continue;
+    try {
+      if (engine.adoptLexicalIndex(kind, LexicalIndex.fromPostings(lexical, count, rows, from, to))) taken.push(kind);
+    } catch {
+      // Postings that do not make an index (ids out of range or out of order): built from the text instead.
+    }
+  }
+  return taken;
 }

@@ -1,7 +1,9 @@
 import { modelInfo } from '../embed/models';
 import type { RetrievalEngine } from '../engine';
-import { BM25_PARAMS } from '../index/lexical-index';
+import { analyzerWords, type AnalyzerName } from '../index/analyzer';
+import { lexicalLabel, type Bm25Variant, type LexicalParams } from '../index/lexical-index';
 import type { RetrievalParams, StrategyName, StructureParams, UnitKind } from '../retrieve/params';
+import { variantParams } from './postings';
 import { BUNDLE_FORMAT, BUNDLE_VERSION, BundleError, TABLES, type BundleFile, type TableName } from './format';
 
 /** Strategies the SQL functions reproduce; the others are in the golden run only when asked. */
@@ -38,15 +40,25 @@ export interface Manifest {
     testModel: boolean;
   } | null;
   bm25: {
-    variant: string;
+    /** `bm25plus` (MiniSearch BM25+) or `lucene` (Lucene's BM25Similarity): what raglab.bm25_search scores. */
+    variant: Bm25Variant;
+    /** "Lucene BM25 · stem", as the lab shows it beside a score. */
+    label: string;
+    description: string;
     k1: number;
     b: number;
+    /** BM25+'s lower bound δ; 0 for Lucene's BM25, which has none. */
     delta: number;
     idf: string;
+    /** How a unit's length (unit_lengths.length) and the mean (bm25_stats.avg_length) are counted. */
     length: string;
     score: string;
     ties: string;
-    analyzer: string;
+    /** The analyzer's name (words, stem, words+stop, stem+stop) and what it does per language. */
+    analyzer: AnalyzerName;
+    analysis: string;
+    /** The corpus's document languages (each analysed in its own). */
+    languages: string[];
     queryTerms: string;
   };
   vectors: {
@@ -106,18 +118,7 @@ export function buildManifest(input: ManifestInput): Omit<Manifest, 'files'> {
           testModel: e.isTestModel,
         }
       : null,
-    bm25: {
-      variant: 'MiniSearch 7 BM25+ (not textbook BM25)',
-      k1: BM25_PARAMS.k,
-      b: BM25_PARAMS.b,
-      delta: BM25_PARAMS.d,
-      idf: 'ln(1 + (N - df + 0.5) / (df + 0.5)), N = units of the kind, df = units holding the term',
-      length: 'a unit\'s length is its number of DISTINCT terms; avg_length is MiniSearch\'s running mean (bm25_stats)',
-      score: 'sum over query term occurrences (repeats count again) of idf * (delta + tf*(k1+1) / (tf + k1*(1 - b + b*length/avg_length))), times the number of distinct query terms the unit matched',
-      ties: 'equal scores keep first-seen order: the first query term position that matches the unit, then the unit id',
-      analyzer: 'Intl.Segmenter word segments (isWordLike) in the unit\'s document language; NFKD, marks and format characters removed, lower case, NFKC; no stemming, no stop words. Units are indexed with their header when headers are on',
-      queryTerms: 'the query is analysed by the lab (language detected from the query, else the first document\'s); engines take these terms as text[] (golden.json holds them per question). Exact for queries of at most 30 distinct terms',
-    },
+    bm25: bm25Manifest(engine.structure.lexical, engine.corpus.docs.map((d) => d.language)),
     vectors: {
       kinds: input.vectorKinds,
       normalized: true,
@@ -146,6 +147,49 @@ export function buildManifest(input: ManifestInput): Omit<Manifest, 'files'> {
     tables: input.tables,
   };
 }
+
+/** The manifest's account of BM25: variant, parameters, how length is counted, the analyzer per language of the corpus. */
+export function bm25Manifest(lexical: LexicalParams, languages: string[]): Manifest['bm25'] {
+  const { k1, b, delta } = variantParams(lexical.bm25);
+  const langs = [...new Set(languages)].sort();
+  const perLanguage = langs.map((l) => `${l}: ${analyzerWords(lexical.analyzer, l)}`).join('; ');
+  const common = {
+    label: lexicalLabel(lexical),
+    k1,
+    b,
+    delta,
+    idf: 'ln(1 + (N - df + 0.5) / (df + 0.5)), N = units of the kind, df = units holding the term',
+    analyzer: lexical.analyzer,
+    languages: langs,
+    analysis: `${ANALYSIS[lexical.analyzer]} Per language of this corpus: ${perLanguage || 'none'}. Units are indexed with their header when headers are on`,
+    queryTerms: 'the query is analysed by the lab with the same analyzer (in the corpus\'s language when it has one; in a mixed corpus the detected language if the corpus has it, else its most common one); engines take these terms as text[] (golden.json holds them per question)',
+  };
+  if (lexical.bm25 === 'lucene') {
+    return {
+      variant: 'lucene',
+      description: "Lucene's BM25Similarity as Anserini runs it (Lucene 8+, no (k1 + 1) factor); Elasticsearch and OpenSearch score with it too, with their own analyzers",
+      ...common,
+      length: "a unit's length is its number of TOKENS (every analysed term, repeats included: unit_lengths.length); avg_length is the total over units of the kind divided by their number (bm25_stats). Lengths are exact, not Lucene's one-byte norms",
+      score: 'sum over query term occurrences (repeats count again) of idf * tf / (tf + k1*(1 - b + b*length/avg_length)); no matched-term multiplier',
+      ties: 'equal scores go to the smaller unit id',
+    };
+  }
+  return {
+    variant: 'bm25plus',
+    description: 'MiniSearch 7 BM25+ (not textbook BM25)',
+    ...common,
+    length: "a unit's length is its number of DISTINCT terms (unit_lengths.length); avg_length is MiniSearch's running mean (bm25_stats)",
+    score: 'sum over query term occurrences (repeats count again) of idf * (delta + tf*(k1+1) / (tf + k1*(1 - b + b*length/avg_length))), times the number of distinct query terms the unit matched. Exact for queries of at most 30 distinct terms',
+    ties: 'equal scores keep first-seen order: the first query term position that matches the unit, then the unit id',
+  };
+}
+
+const ANALYSIS: Record<AnalyzerName, string> = {
+  words: "Intl.Segmenter word segments (isWordLike) in the unit's document language; NFKD, marks and format characters removed, lower case, NFKC; no stemming, no stop words.",
+  'words+stop': "Intl.Segmenter word segments (isWordLike) in the unit's document language, lower case (NFKC); English possessives ('s) and French/Italian elisions (l', d') dropped; the language's stop words (the stopword package's lists) dropped; then NFKD, marks and format characters removed, NFKC; no stemming.",
+  stem: "Intl.Segmenter word segments (isWordLike) in the unit's document language, lower case (NFKC); English possessives ('s) and French/Italian elisions (l', d') dropped; the language's Snowball stemmer (@orama/stemmers; English: Porter); then NFKD, marks and format characters removed, NFKC. Languages without a stemmer (zh, ja, ko, …) keep their words.",
+  'stem+stop': "As stem, after dropping the language's stop words (the stopword package's lists).",
+};
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 

@@ -193,8 +193,14 @@ LANGUAGE sql STABLE AS $$
   FROM raglab.sentences s, raglab.sentences e WHERE s.sentence = p_start AND e.sentence = p_end - 1
 $$;
 
--- BM25 exactly as the lab scores it (MiniSearch BM25+, see manifest.json "bm25"), top p_k units.
-CREATE OR REPLACE FUNCTION raglab.bm25_search(p_kind text, p_terms text[], p_k integer)
+-- The BM25 variant the bundle was exported with (manifest.json "bm25".variant): 'lucene' or 'bm25plus'.
+CREATE OR REPLACE FUNCTION raglab.bm25_variant() RETURNS text
+LANGUAGE sql STABLE AS $$
+  SELECT coalesce((SELECT value #>> '{lexical,bm25}' FROM raglab.config WHERE key = 'structure'), 'bm25plus')
+$$;
+
+-- MiniSearch's BM25+ exactly as the lab scores it (see manifest.json "bm25"), top p_k units.
+CREATE OR REPLACE FUNCTION raglab.bm25plus_search(p_kind text, p_terms text[], p_k integer)
 RETURNS TABLE (unit integer, score double precision)
 LANGUAGE sql STABLE AS $$
   WITH q AS (
@@ -223,6 +229,48 @@ LANGUAGE sql STABLE AS $$
    ORDER BY a.score DESC, a.first_pos, a.unit
    LIMIT p_k
 $$;
+
+-- Lucene's BM25 exactly as the lab scores it (see manifest.json "bm25"): length in tokens, no
+-- matched-term multiplier, summed in query order; ties go to the smaller unit id. Top p_k units.
+CREATE OR REPLACE FUNCTION raglab.lucene_bm25_search(p_kind text, p_terms text[], p_k integer)
+RETURNS TABLE (unit integer, score double precision)
+LANGUAGE sql STABLE AS $$
+  WITH q AS (
+    SELECT t.term, t.pos FROM unnest(p_terms) WITH ORDINALITY AS t(term, pos) WHERE t.term <> ''
+  ), st AS (
+    SELECT s.units::double precision AS n, s.avg_length, s.k1, s.b FROM raglab.bm25_stats s WHERE s.kind = p_kind
+  ), df AS (
+    SELECT p.term, count(*)::double precision AS df FROM raglab.postings p
+     WHERE p.kind = p_kind AND p.term IN (SELECT term FROM q) GROUP BY p.term
+  ), hits AS (
+    SELECT p.unit, q.pos,
+           (ln(1 + (st.n - df.df + 0.5) / (df.df + 0.5)) * p.tf)
+             / (p.tf + st.k1 * (1 - st.b + (st.b * l.length) / st.avg_length)) AS s
+      FROM q
+      JOIN raglab.postings p ON p.kind = p_kind AND p.term = q.term
+      JOIN df ON df.term = q.term
+      JOIN raglab.unit_lengths l ON l.kind = p_kind AND l.unit = p.unit
+      CROSS JOIN st
+  ), agg AS (
+    SELECT h.unit, sum(h.s ORDER BY h.pos) AS score FROM hits h GROUP BY h.unit
+  )
+  SELECT a.unit, a.score FROM agg a
+    JOIN raglab.retrievable r ON r.kind = p_kind AND r.unit = a.unit AND r.allowed
+   ORDER BY a.score DESC, a.unit
+   LIMIT p_k
+$$;
+
+-- BM25 as the lab scored it for this bundle: the exported variant's function, best first.
+CREATE OR REPLACE FUNCTION raglab.bm25_search(p_kind text, p_terms text[], p_k integer)
+RETURNS TABLE (unit integer, score double precision)
+LANGUAGE plpgsql STABLE AS $$
+BEGIN
+  IF raglab.bm25_variant() = 'lucene' THEN
+    RETURN QUERY SELECT t.unit, t.score FROM raglab.lucene_bm25_search(p_kind, p_terms, p_k) t;
+  ELSE
+    RETURN QUERY SELECT t.unit, t.score FROM raglab.bm25plus_search(p_kind, p_terms, p_k) t;
+  END IF;
+END $$;
 
 -- Exact cosine top-k as the lab's flat index computes it: pgvector finds the nearest units, and
 -- those within float32 error of the k-th are re-scored in float8 (the lab's order of additions),

@@ -1,11 +1,11 @@
 import type { RetrievalEngine } from '../engine';
-import { BM25_PARAMS } from '../index/lexical-index';
+import { analyze } from '../index/analyzer';
 import { rangeMask, sentenceMask, type MetadataFilter } from '../retrieve/filters';
 import type { UnitKind } from '../retrieve/params';
 import { boundaryGroups, sectionPath } from '../structure/corpus';
 import { chunkHeader } from '../structure/headers';
 import type { Document, Sentence } from '../types';
-import { buildPostings } from './postings';
+import { buildPostings, variantParams, type Postings } from './postings';
 import { UnitWords } from './unit-words';
 import { BundleError, type Table, type TableName } from './format';
 
@@ -134,14 +134,20 @@ export function corpusTables(engine: RetrievalEngine, filters: MetadataFilter): 
 
   const headers = table('headers', headerRows(engine));
 
-  // BM25: postings of the text each unit is indexed as (header included when headers are on).
+  // BM25: postings of the text each unit is indexed as (header included when headers are on),
+  // under the engine's analyzer, with the lengths its variant normalises by.
+  const { analyzer, bm25: variant } = structure.lexical;
   const unitWords = new UnitWords(c.docs);
+  const termsOf = (kind: UnitKind, id: number): string[] => {
+    const [doc, start, end] = unitChars(engine, kind, id);
+    // `words` slices one segmentation per document; other analyzers segment each unit.
+    return analyzer === 'words' ? unitWords.of(engine.unitText(kind, id), doc, start, end) : analyze(engine.unitText(kind, id), c.docs[doc]!.language, analyzer);
+  };
   const perKind = UNIT_KINDS.map((kind) => ({
     kind,
-    p: buildPostings(engine.unitCount(kind), (id) => {
-      const [doc, start, end] = unitChars(engine, kind, id);
-      return unitWords.of(engine.unitText(kind, id), doc, start, end);
-    }),
+    // Lucene's index keeps these very postings and token lengths (the golden run builds it anyway):
+    // read them rather than analyse the corpus again. BM25+ keeps its own inside MiniSearch.
+    p: variant === 'lucene' ? indexPostings(engine, kind) : buildPostings(engine.unitCount(kind), (id) => termsOf(kind, id), variant),
   }));
   let rows = 0;
   for (const { p } of perKind) for (const { units } of p.terms.values()) rows += units.length;
@@ -171,9 +177,9 @@ export function corpusTables(engine: RetrievalEngine, filters: MetadataFilter): 
     kind: perKind.map(({ kind }) => kind),
     units: perKind.map(({ p }) => p.units),
     avg_length: perKind.map(({ p }) => p.avgLength),
-    k1: perKind.map(() => BM25_PARAMS.k),
-    b: perKind.map(() => BM25_PARAMS.b),
-    delta: perKind.map(() => BM25_PARAMS.d),
+    k1: perKind.map(() => variantParams(variant).k1),
+    b: perKind.map(() => variantParams(variant).b),
+    delta: perKind.map(() => variantParams(variant).delta),
   };
 
   const vec: Record<string, unknown[]> = { kind: [], unit: [], embedding: [] };
@@ -199,6 +205,18 @@ export function corpusTables(engine: RetrievalEngine, filters: MetadataFilter): 
     vectorKinds,
     dim,
   };
+}
+
+/** The postings and token lengths of the engine's Lucene index of a unit kind, as buildPostings would give them. */
+function indexPostings(engine: RetrievalEngine, kind: UnitKind): Postings {
+  const idx = engine.lexicalIndex(kind);
+  const lengths = Int32Array.from(idx.lengths());
+  let total = 0;
+  for (const n of lengths) total += n;
+  const terms = new Map<string, { units: number[]; tf: number[] }>();
+  // An empty term never matches a query (golden terms drop it): left out, as buildPostings does.
+  for (const [t, p] of idx.postings()) if (t) terms.set(t, p as { units: number[]; tf: number[] });
+  return { variant: 'lucene', terms, lengths, units: lengths.length, avgLength: lengths.length ? total / lengths.length : 0 };
 }
 
 /** A unit's document and character span: its text is its header (if any) and that span. */

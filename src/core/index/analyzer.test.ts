@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ANALYZERS, analyze, analyzerWords, isAnalyzer, stems } from './analyzer';
+import { ANALYZERS, analyze, analyzerWords, isAnalyzer, queryLanguage, stems } from './analyzer';
 import { words } from '../segment/words';
 
 /** One sentence per language, its terms under `stem` and `stem+stop` (Snowball; English Porter). */
@@ -88,5 +88,28 @@ describe('analyze', () => {
     expect(analyzerWords('stem+stop', 'de')).toBe('stemmed (Snowball de), stop words dropped');
     expect(analyzerWords('stem', 'zh')).toBe('words (no stemmer for zh)');
     expect(analyzerWords('words')).toBe('words');
+  });
+});
+
+describe('queryLanguage', () => {
+  // franc reads this short English question as Spanish: stemmed as Spanish, "store" and "energy" would miss.
+  const misread = 'How do batteries store energy?';
+
+  it('a one-language corpus analyses every query in its language, whatever detection says', () => {
+    expect(queryLanguage(misread, ['en', 'en'])).toBe('en');
+    expect(analyze(misread, queryLanguage(misread, ['en']), 'stem')).toEqual(['how', 'do', 'batteri', 'store', 'energi']);
+    expect(queryLanguage('Wer hat das Haus gebaut und wann?', ['en'])).toBe('en');
+  });
+
+  it('a mixed corpus takes the detected language when it has it, else its most common one', () => {
+    expect(queryLanguage('Quem construiu a casa e quando foi isso?', ['en', 'pt', 'pt'])).toBe('pt');
+    expect(queryLanguage('Wer hat das Haus gebaut und wann war das?', ['en', 'pt', 'pt'])).toBe('pt');
+    expect(queryLanguage(misread, ['en', 'pt'])).toBe('en');
+    expect(queryLanguage('个人信息安全', ['en', 'zh'])).toBe('zh');
+  });
+
+  it('no documents: the detected language, English when unsure', () => {
+    expect(queryLanguage('个人信息安全', [])).toBe('zh');
+    expect(queryLanguage('hi', [])).toBe('en');
   });
 });

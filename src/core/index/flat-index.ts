@@ -45,6 +45,11 @@ export class FlatIndex implements VectorIndex {
     return this.data.subarray(id * this.dim, (id + 1) * this.dim);
   }
 
+  /** All stored rows, row-major (a view until the next add; do not modify). */
+  rows(): Float32Array {
+    return this.data.subarray(0, this.count * this.dim);
+  }
+
   /** Cosine of the query with one stored vector. */
   score(query: Float32Array, id: number): number {
     const d = this.dim;

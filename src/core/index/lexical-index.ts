@@ -4,10 +4,10 @@ import { TopK } from './top-k';
 import type { Allow, Hit } from './vector-index';
 
 /**
- * BM25 parameters. MiniSearch scores with BM25+ (k1, b and the lower bound δ) and then
- * multiplies a document's summed term scores by the number of query terms it matched;
- * document length is its count of terms. Numbers reported by this project use exactly
- * this variant with these values (MiniSearch's defaults, set here on purpose).
+ * BM25+ parameters (the `bm25plus` variant). MiniSearch scores with BM25+ (k1, b and the
+ * lower bound δ) and then multiplies a document's summed term scores by the number of
+ * query terms it matched; document length is its count of distinct terms. These are
+ * MiniSearch's defaults, set here on purpose (the lab's default before Lucene's BM25).
  */
 export const BM25_PARAMS = { k: 1.2, b: 0.7, d: 0.5 } as const;
 
@@ -33,8 +33,13 @@ export interface LexicalParams {
   bm25: Bm25Variant;
 }
 
-/** Today's lexical model: the export's SQL reproduces exactly this. */
-export const DEFAULT_LEXICAL: LexicalParams = { analyzer: 'words', bm25: 'bm25plus' };
+/**
+ * The default lexical model: Lucene's BM25 over Snowball-stemmed words without stop words
+ * (as Anserini and Elasticsearch's language analyzers). It measured best across the shared
+ * sets (README, "The lexical choices, measured"); the export's SQL reproduces every
+ * analyzer × variant, this one included.
+ */
+export const DEFAULT_LEXICAL: LexicalParams = { analyzer: 'stem+stop', bm25: 'lucene' };
 
 export function lexicalKey(p: LexicalParams): string {
   return `${p.analyzer}|${p.bm25}`;
@@ -49,6 +54,24 @@ export function lexicalLabel(p: LexicalParams): string {
 export interface TermPostings {
   units: number[];
   tf: number[];
+}
+
+/** BM25+ postings loaded from rows: each term's run of rows, and MiniSearch's lengths and mean. */
+interface LoadedPostings {
+  rows: PostingRows;
+  /** Term → its run; run r is rows [starts[r], starts[r + 1]). */
+  runs: Map<string, number>;
+  starts: Int32Array;
+  /** Each unit's number of distinct terms (MiniSearch's field length). */
+  distinct: Uint32Array;
+  avg: number;
+}
+
+/** Postings as table rows (term, unit, tf), each term's rows one run with its units ascending. */
+export interface PostingRows {
+  term: ArrayLike<string>;
+  unit: ArrayLike<number>;
+  tf: ArrayLike<number>;
 }
 
 /**
@@ -70,6 +93,8 @@ export class LexicalIndex {
   private readonly terms = new Map<string, TermPostings>();
   /** BM25+ only: postings read from MiniSearch when asked, dropped when units are added. */
   private derived: Map<string, TermPostings> | null = null;
+  /** BM25+ loaded from postings rows, searched over those rows until MiniSearch is needed (see fromPostings). */
+  private pending: LoadedPostings | null = null;
   private tokenLengths = new Uint32Array(64);
   private totalTokens = 0;
   /** Per-search accumulators, reused (only touched entries are reset). */
@@ -95,6 +120,133 @@ export class LexicalIndex {
     return this.count;
   }
 
+  /**
+   * An index of `units` units from their postings (a bundle's postings table, rows
+   * [from, to)) instead of analysing their text again: the same index add() builds from the
+   * texts whose analysed terms these are, searched with the same scores and ties. Each
+   * term's rows are one run, its units ascending (as postings() gives them). A unit's token
+   * length is the sum of its term frequencies; BM25+'s length (MiniSearch's: distinct terms)
+   * is its number of terms. Throws on a unit out of range or out of order.
+   */
+  static fromPostings(params: LexicalParams, units: number, rows: PostingRows, from = 0, to = rows.unit.length): LexicalIndex {
+    const idx = new LexicalIndex(params);
+    const tokens = new Uint32Array(Math.max(64, units));
+    const distinct = new Uint32Array(units);
+    let prev = -1;
+    for (let i = from; i < to; i++) {
+      const u = rows.unit[i]!;
+      const first = i === from || rows.term[i] !== rows.term[i - 1];
+      if (!(u >= 0 && u < units) || (!first && u <= prev)) throw new Error(`postings name unit ${u}, not ascending within 0…${units - 1}`);
+      prev = u;
+      tokens[u]! += rows.tf[i]!;
+      distinct[u]!++;
+    }
+    idx.count = units;
+    idx.tokenLengths = tokens;
+    for (let u = 0; u < units; u++) idx.totalTokens += tokens[u]!;
+    const typed = ArrayBuffer.isView(rows.unit) && ArrayBuffer.isView(rows.tf);
+    const runs = new Map<string, number>();
+    const starts: number[] = [];
+    for (let i = from; i < to; i++) {
+      if (i === from || rows.term[i] !== rows.term[i - 1]) {
+        const term = rows.term[i]!;
+        if (runs.has(term)) throw new Error(`the postings of "${term}" are not one run`);
+        runs.set(term, starts.length);
+        starts.push(i);
+      }
+    }
+    starts.push(to);
+    if (!idx.mini) {
+      // Lucene scores over `terms`: each term's postings as views of the rows (copied on a later add).
+      for (const [term, r] of runs) {
+        const a = starts[r]!;
+        const b = starts[r + 1]!;
+        idx.terms.set(term, typed ? { units: (rows.unit as Int32Array).subarray(a, b) as unknown as number[], tf: (rows.tf as Int32Array).subarray(a, b) as unknown as number[] } : { units: Array.from({ length: b - a }, (_, i) => rows.unit[a + i]!), tf: Array.from({ length: b - a }, (_, i) => rows.tf[a + i]!) });
+      }
+      return idx;
+    }
+    let avg = 0;
+    // MiniSearch's running mean of lengths, in its floating-point steps.
+    for (let u = 0; u < units; u++) avg = (avg * u + distinct[u]!) / (u + 1);
+    // BM25+ is searched over the rows as MiniSearch would score them; MiniSearch itself is
+    // filled only when needed (a later add, a query of over 30 terms, postings()).
+    idx.pending = { rows, runs, starts: Int32Array.from(starts), distinct, avg };
+    return idx;
+  }
+
+  /** Fills MiniSearch from the loaded postings (its document table through loadJS, its term index directly). */
+  private materialize(): void {
+    const p = this.pending;
+    if (!p) return;
+    const units = this.count;
+    const documentIds: Record<number, number> = {};
+    const fieldLength: Record<number, number[]> = {};
+    for (let u = 0; u < units; u++) {
+      documentIds[u] = u;
+      fieldLength[u] = [p.distinct[u]!];
+    }
+    const options = (this.mini as unknown as { _options: ConstructorParameters<typeof MiniSearch>[0] })._options;
+    const loaded = MiniSearch.loadJS(
+      { documentCount: units, nextId: units, documentIds, fieldIds: { text: 0 }, fieldLength, averageFieldLength: [p.avg], storedFields: {}, dirtCount: 0, index: [], serializationVersion: 2 },
+      options,
+    ) as MiniSearch<{ id: number; text: string; lang: string }>;
+    const index = (loaded as unknown as MiniSearchInternals)._index as unknown as { set(term: string, data: Map<number, Map<number, number>>): void } | undefined;
+    if (!index?.set) throw new Error('MiniSearch internals changed: postings cannot be loaded');
+    for (const [term, r] of p.runs) {
+      const docs = new Map<number, number>();
+      for (let i = p.starts[r]!; i < p.starts[r + 1]!; i++) docs.set(p.rows.unit[i]!, p.rows.tf[i]!);
+      index.set(term, new Map([[0, docs]]));
+    }
+    (this as unknown as { mini: typeof loaded }).mini = loaded;
+    this.pending = null;
+  }
+
+  /** fastSearch over loaded postings rows: the very same arithmetic, order and ties. */
+  private pendingSearch(query: string, k: number, allow?: Allow): Hit[] | null {
+    const p = this.pending!;
+    const terms = this.analyze(query, this.language).filter((t) => !!t);
+    const distinct = [...new Set(terms)];
+    if (distinct.length > 30) return null;
+    const { k: k1, b, d } = BM25_PARAMS;
+    const n = this.count;
+    if (this.scratch.score.length < n) this.scratch = { score: new Float64Array(n * 2), mask: new Uint32Array(n * 2) };
+    const { score: acc, mask } = this.scratch;
+    const touched: number[] = [];
+    try {
+      for (const term of terms) {
+        const r = p.runs.get(term);
+        if (r === undefined) continue;
+        const from = p.starts[r]!;
+        const to = p.starts[r + 1]!;
+        const bit = 1 << distinct.indexOf(term);
+        const idf = Math.log(1 + (n - (to - from) + 0.5) / (to - from + 0.5));
+        for (let i = from; i < to; i++) {
+          const doc = p.rows.unit[i]!;
+          const tf = p.rows.tf[i]!;
+          const s = idf * (d + (tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * p.distinct[doc]!) / p.avg)));
+          if (mask[doc] === 0) {
+            touched.push(doc);
+            acc[doc] = s;
+          } else acc[doc] = acc[doc]! + s;
+          mask[doc] = mask[doc]! | bit;
+        }
+      }
+      const top: Hit[] = [];
+      for (const doc of touched) {
+        if (allow && !allow(doc)) continue;
+        const score = acc[doc]! * popcount(mask[doc]!);
+        if (top.length === k && score <= top[k - 1]!.score) continue;
+        let i = top.length < k ? top.length : k - 1;
+        while (i > 0 && top[i - 1]!.score < score) i--;
+        top.splice(i, 0, { id: doc, score });
+        if (top.length > k) top.pop();
+      }
+      return top;
+    } finally {
+      for (const doc of touched) mask[doc] = 0;
+    }
+  }
+
   /** The terms of a text as this index analyses it. */
   analyze(text: string, language = 'en'): string[] {
     return analyze(text, language, this.params.analyzer);
@@ -102,6 +254,7 @@ export class LexicalIndex {
 
   /** Adds units with ids size … size+n-1, each tokenised for its own language. */
   add(texts: string[], languages: string[] | string = 'en'): void {
+    this.materialize();
     texts.forEach((text, i) => {
       this.language = typeof languages === 'string' ? languages : (languages[i] ?? 'en');
       const id = this.count++;
@@ -132,6 +285,11 @@ export class LexicalIndex {
     for (const [t, n] of tf) {
       let p = this.terms.get(t);
       if (!p) this.terms.set(t, (p = { units: [], tf: [] }));
+      else if (!Array.isArray(p.units)) {
+        // Postings loaded as views of a table's rows (fromPostings) become arrays of their own to grow.
+        p.units = Array.from(p.units);
+        p.tf = Array.from(p.tf);
+      }
       p.units.push(id);
       p.tf.push(n);
     }
@@ -139,6 +297,7 @@ export class LexicalIndex {
 
   /** Term → the units holding it (ascending) with its frequency: what an export or another engine scores from (terms in no set order). */
   postings(): ReadonlyMap<string, Readonly<TermPostings>> {
+    this.materialize();
     if (!this.mini) return this.terms;
     // Read from MiniSearch's index on demand (an export asks once).
     if (!this.derived) this.derived = this.postingsFromMiniSearch();
@@ -177,12 +336,17 @@ export class LexicalIndex {
     this.language = language;
     if (!query.trim() || k <= 0) return [];
     if (!this.mini) return this.luceneSearch(this.analyze(query, language), k, allow);
+    if (this.pending) {
+      const hits = this.pendingSearch(query, k, allow);
+      if (hits) return hits;
+    }
     return this.fastSearch(query, k, allow) ?? this.miniSearch(query, k, allow);
   }
 
   /** MiniSearch's own search (the reference the fast path must equal; BM25+ only). */
   miniSearch(query: string, k: number, allow?: Allow): Hit[] {
     if (!this.mini) throw new Error('miniSearch is the BM25+ reference; this index scores with Lucene BM25');
+    this.materialize();
     const results = this.mini.search(query, allow ? { filter: (r) => allow(r.id as number) } : {});
     return results.slice(0, k).map((r) => ({ id: r.id as number, score: r.score }));
   }

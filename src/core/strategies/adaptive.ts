@@ -53,7 +53,7 @@ export const adaptive = defineStrategy({
   label: 'Adaptive windows',
   unit: 'sentence',
   blockWords: 'the adaptive window',
-  colour: '#9467bd',
+  colour: '#AA4499',
   groups: [ADAPTIVE_PARAMS, WINDOW_PARAMS],
   axes: [],
   blocks(ctx, candidates, p) {

@@ -108,7 +108,7 @@ export const automergeFill = defineStrategy({
   label: 'Gap-filled auto-merge',
   unit: 'leaf',
   blockWords: 'the leaf chunk, a sibling filled in between two, or the parent they were merged into',
-  colour: '#bcbd22',
+  colour: '#DDCC77',
   groups: [MERGE_PARAMS],
   axes: [THRESHOLDS_AXIS],
   report: mergeReport,

@@ -94,7 +94,7 @@ export const automerge = defineStrategy({
   label: 'Auto-merged parents',
   unit: 'leaf',
   blockWords: 'the leaf chunk, or the parent it was merged into',
-  colour: '#2ca02c',
+  colour: '#117733',
   groups: [MERGE_PARAMS],
   axes: [THRESHOLDS_AXIS],
   report: mergeReport,

@@ -12,7 +12,7 @@ export const naive = defineStrategy({
   unit: 'chunk',
   blockWords: 'the fixed-size chunk',
   baseline: true,
-  colour: '#7f7f7f',
+  colour: '#777777',
   groups: [],
   axes: [],
   report: (_p, structure) => (structure ? { chunkTokens: structure.naive.size, overlap: structure.naive.overlap } : {}),

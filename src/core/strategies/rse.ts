@@ -24,7 +24,7 @@ export const rse = defineStrategy({
   label: 'Relevant segments (RSE)',
   unit: 'leaf',
   blockWords: 'the relevant segment',
-  colour: '#8c564b',
+  colour: '#999933',
   groups: [RSE_PARAMS],
   axes: [],
   blocks(ctx, cands, p) {

@@ -7,7 +7,7 @@ export const sentence = defineStrategy({
   label: 'Sentence hits',
   unit: 'sentence',
   blockWords: 'the retrieved sentence',
-  colour: '#d62728',
+  colour: '#CC6677',
   groups: [],
   axes: [],
   blocks(ctx, candidates, p) {

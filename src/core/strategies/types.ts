@@ -146,7 +146,7 @@ export interface Strategy<N extends string = string, G extends readonly ParamGro
   blockWords: string;
   /** The strategy every other is compared with. */
   baseline?: boolean;
-  /** Its colour in charts and on the map. */
+  /** Its colour on a light background (Paul Tol's muted, colour-blind safe): the page's palette (src/ui/palette.ts) takes it from here. */
   colour: string;
   /** The parameter groups it reads. */
   groups: G;

@@ -47,7 +47,7 @@ export const sentenceWindows = defineStrategy({
   label: 'Sentence windows',
   unit: 'sentence',
   blockWords: 'the sentence window',
-  colour: '#1f77b4',
+  colour: '#332288',
   groups: [WINDOW_PARAMS],
   axes: [WINDOWS_AXIS],
   report: (p) => ({ before: p.window.before, after: p.window.after, bySection: p.window.bySection }),

@@ -64,6 +64,50 @@ export function appendDocument(corpus: Corpus, doc: Document, counter: TokenCoun
   corpus.docStarts.push(corpus.sentences.length);
 }
 
+/** A sentence atom as another run of this lab split it: everything but its document index and text (a slice of the document's). */
+export type SentenceSpan = Omit<Sentence, 'doc' | 'text'>;
+
+/**
+ * Appends a document with sentence atoms made elsewhere (an imported bundle) instead of
+ * splitting it again: the spans are checked cheaply — in order, inside the text, sections
+ * and parts that exist, whole token counts — and a fault throws before anything is appended.
+ * The atoms are then exactly what appendDocument makes when the splitter agrees.
+ */
+export function appendSplitDocument(corpus: Corpus, doc: Document, spans: readonly SentenceSpan[]): void {
+  const docIndex = corpus.docs.length;
+  const fault = checkSpans(doc, spans);
+  if (fault) throw new Error(`sentence ${fault.at} of document "${doc.title}" ${fault.why}`);
+  corpus.docs.push(doc);
+  for (const s of spans) {
+    corpus.sentences.push({
+      doc: docIndex,
+      section: s.section,
+      ...(s.page !== undefined ? { page: s.page } : {}),
+      start: s.start,
+      end: s.end,
+      text: doc.text.slice(s.start, s.end),
+      tokens: s.tokens,
+      ...(s.part ? { part: { index: s.part.index, of: s.part.of } } : {}),
+    });
+  }
+  corpus.docStarts.push(corpus.sentences.length);
+}
+
+function checkSpans(doc: Document, spans: readonly SentenceSpan[]): { at: number; why: string } | null {
+  let prevEnd = 0;
+  for (let i = 0; i < spans.length; i++) {
+    const s = spans[i]!;
+    if (!Number.isInteger(s.start) || !Number.isInteger(s.end) || s.start < prevEnd || s.end <= s.start || s.end > doc.text.length) {
+      return { at: i, why: `has the span [${s.start}, ${s.end}), not after the one before it inside the text (${doc.text.length} characters)` };
+    }
+    if (!Number.isInteger(s.section) || s.section < 0 || (s.section >= doc.sections.length && !(s.section === 0 && doc.sections.length === 0))) return { at: i, why: `names section ${s.section}, which the document does not have` };
+    if (!Number.isInteger(s.tokens) || s.tokens < 0) return { at: i, why: `has ${s.tokens} tokens` };
+    if (s.part && !(Number.isInteger(s.part.index) && Number.isInteger(s.part.of) && s.part.index >= 0 && s.part.index < s.part.of)) return { at: i, why: `is part ${s.part.index} of ${s.part.of}` };
+    prevEnd = s.end;
+  }
+  return null;
+}
+
 /**
  * Greedy split of one over-long sentence into pieces of at most `max` tokens, cutting
  * only between words. Token counts are summed per word (cached), which is linear even

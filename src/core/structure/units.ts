@@ -1,9 +1,19 @@
 import type { UnitKind } from '../retrieve/params';
 import type { TokenCounter } from '../segment/tokens';
 import type { ChunkHierarchy, ChunkNode, Document, NaiveChunk } from '../types';
-import { appendDocument, boundaryGroups, emptyCorpus, type Corpus } from './corpus';
+import { appendDocument, appendSplitDocument, boundaryGroups, emptyCorpus, type Corpus, type SentenceSpan } from './corpus';
 import { extendHierarchy } from './hierarchy';
 import { naiveChunksOfDocument, type NaiveChunkParams } from './naive-chunks';
+
+/**
+ * A document as another run of this lab split it (an imported bundle): its sentence atoms
+ * and its naive chunks, chunk sentence ranges counted from the document's first sentence.
+ */
+export interface SplitDocument {
+  doc: Document;
+  sentences: SentenceSpan[];
+  chunks: { start: number; end: number; tokens: number; sentences: { start: number; end: number } }[];
+}
 
 /** A unit (sentence, leaf, naive chunk) as a sentence range and a character span. */
 export interface UnitSpan {
@@ -62,6 +72,77 @@ export class CorpusUnits {
       extendHierarchy(this.hierarchy, tokens, this.groups, docsOf, first, c.sentences.length);
     }
     return { added, duplicates };
+  }
+
+  /**
+   * Appends documents already split (see SplitDocument) without splitting them again: no
+   * sentence segmentation, token counting or word segmentation for naive chunks — most of
+   * add()'s time. The chunk tree is built from the token counts as add() builds it. Every
+   * document is checked first (spans in order and inside the text, chunks in order inside
+   * the document); a fault throws an Error naming it, and nothing is appended.
+   */
+  addSplit(docs: SplitDocument[]): { added: Document[]; duplicates: Document[] } {
+    const known = new Set(this.corpus.docs.map((d) => d.id));
+    const take: SplitDocument[] = [];
+    const duplicates: Document[] = [];
+    for (const s of docs) {
+      if (known.has(s.doc.id)) duplicates.push(s.doc);
+      else {
+        known.add(s.doc.id);
+        take.push(s);
+      }
+    }
+    // Checked on a scratch corpus first, so a fault in the last document leaves this one as it was.
+    const scratch = emptyCorpus(this.counter, { maxSentenceTokens: this.corpus.maxSentenceTokens });
+    for (const s of take) {
+      appendSplitDocument(scratch, s.doc, s.sentences);
+      const n = s.sentences.length;
+      let prev = { start: 0, end: 0 };
+      s.chunks.forEach((ch, i) => {
+        const r = ch.sentences;
+        const ok = Number.isInteger(ch.start) && Number.isInteger(ch.end) && ch.start >= prev.start && ch.end > ch.start && ch.end <= s.doc.text.length && Number.isInteger(r.start) && Number.isInteger(r.end) && r.start >= 0 && r.end > r.start && r.end <= n && Number.isInteger(ch.tokens) && ch.tokens >= 0;
+        if (!ok) throw new Error(`naive chunk ${i} of document "${s.doc.title}" has the span [${ch.start}, ${ch.end}) over sentences [${r.start}, ${r.end}), not in order inside the document`);
+        prev = ch;
+      });
+    }
+    const c = this.corpus;
+    const first = c.sentences.length;
+    take.forEach((s, k) => {
+      const base = c.sentences.length;
+      const d = c.docs.length;
+      for (let i = scratch.docStarts[k]!; i < scratch.docStarts[k + 1]!; i++) {
+        const x = scratch.sentences[i]!;
+        x.doc = d;
+        c.sentences.push(x);
+      }
+      c.docs.push(s.doc);
+      c.docStarts.push(c.sentences.length);
+      for (const ch of s.chunks) {
+        this.chunks.push({ id: this.chunks.length, doc: d, start: ch.start, end: ch.end, text: s.doc.text.slice(ch.start, ch.end), tokens: ch.tokens, sentences: { start: base + ch.sentences.start, end: base + ch.sentences.end } });
+      }
+    });
+    if (take.length) {
+      this.indexBoundaries();
+      const tokens = c.sentences.map((x) => x.tokens);
+      const docsOf = c.sentences.map((x) => x.doc);
+      extendHierarchy(this.hierarchy, tokens, this.groups, docsOf, first, c.sentences.length);
+    }
+    return { added: take.map((s) => s.doc), duplicates };
+  }
+
+  /** The corpus as split documents (addSplit's input): another CorpusUnits of the same layout takes them without splitting again. */
+  splitDocuments(): SplitDocument[] {
+    const c = this.corpus;
+    const chunksOf: SplitDocument['chunks'][] = c.docs.map(() => []);
+    for (const ch of this.chunks) {
+      const first = c.docStarts[ch.doc]!;
+      chunksOf[ch.doc]!.push({ start: ch.start, end: ch.end, tokens: ch.tokens, sentences: { start: ch.sentences.start - first, end: ch.sentences.end - first } });
+    }
+    return c.docs.map((doc, d) => ({
+      doc,
+      sentences: c.sentences.slice(c.docStarts[d], c.docStarts[d + 1]).map(({ doc: _doc, text: _text, ...s }) => s),
+      chunks: chunksOf[d]!,
+    }));
   }
 
   /** Per-sentence section bounds and token prefix sums, for O(1) windows and budgets. */

@@ -38,8 +38,9 @@ export function DocumentList() {
               <span className="doc-title" title={d.fileName}>
                 {d.title}
               </span>
-              <button type="button" className="link" aria-label={`Remove ${d.title}`} onClick={() => void removeDocument(d.id)}>
-                remove
+              {/* The name starts with the visible word (voice control users say what they see). */}
+              <button type="button" className="link" onClick={() => void removeDocument(d.id)}>
+                remove<span className="visually-hidden"> {d.title}</span>
               </button>
             </div>
             <div className="doc-meta">

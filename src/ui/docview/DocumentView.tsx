@@ -29,8 +29,28 @@ export function DocumentView() {
     if (el) scrollToCenter(asideRef.current, topRef.current, el);
   }, [selKey, loaded]);
 
-  // Escape closes the view, unless it is typed into a field (which may use it itself).
+  // Focus: where the view lies over the page (a drawer on narrower screens), it takes the focus when a
+  // block opens it; when it closes, the focus goes back to what opened it (the block, the citation).
   const open = selected !== null;
+  const opener = useRef<HTMLElement | null>(null);
+  useEffect(() => {
+    if (!selKey) return;
+    const active = document.activeElement;
+    const aside = asideRef.current;
+    if (active instanceof HTMLElement && active !== document.body && !aside?.contains(active)) opener.current = active;
+    if (aside && opener.current && getComputedStyle(aside).position === 'fixed') aside.focus({ preventScroll: true });
+  }, [selKey]);
+  useEffect(() => {
+    if (!open) return;
+    return () => {
+      const active = document.activeElement;
+      const back = opener.current;
+      opener.current = null;
+      if (back?.isConnected && (!active || active === document.body || !active.isConnected)) back.focus({ preventScroll: true });
+    };
+  }, [open]);
+
+  // Escape closes the view, unless it is typed into a field (which may use it itself).
   useEffect(() => {
     if (!open) return;
     const onKey = (e: KeyboardEvent) => {
@@ -52,6 +72,7 @@ export function DocumentView() {
       ref={asideRef}
       className="docview"
       aria-label="Document view"
+      tabIndex={-1}
     >
       <div className="docview-top" ref={topRef}>
         <header className="docview-head">

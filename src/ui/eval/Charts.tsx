@@ -16,17 +16,19 @@ import {
   windowSeries,
 } from './analysis';
 import { PlotFigure } from './PlotFigure';
+import { columnColour, RETRIEVER_COLOURS, useScheme, type Scheme } from '../palette';
 
 const WIDTH = 430;
-const RETRIEVER_COLORS: Record<RetrieverName, string> = { bm25: '#1f5fbf', vector: '#d9730d', hybrid: '#2e8b57' };
+const RETRIEVER_COLORS: Record<RetrieverName, string> = RETRIEVER_COLOURS;
 const budgetLabel = (b: unknown) => `${String(b)} tokens`;
 
 function retrieverScale(retrievers: RetrieverName[]): Plot.ScaleOptions {
   return { domain: retrievers, range: retrievers.map((r) => RETRIEVER_COLORS[r]), legend: true, tickFormat: (r: RetrieverName) => RETRIEVER_NAMES[r].long };
 }
 
-function strategyScale(strategies: StrategyName[]): Plot.ScaleOptions {
-  return { domain: strategies, range: strategies.map((s) => strategyOf(s).colour), legend: true, tickFormat: (s: StrategyName) => strategyWords(s) };
+/** Strategies in the columns' colours (one colour-blind-safe palette, see ../palette). */
+function strategyScale(strategies: StrategyName[], scheme: Scheme): Plot.ScaleOptions {
+  return { domain: strategies, range: strategies.map((s) => columnColour(s, scheme)), legend: true, tickFormat: (s: StrategyName) => strategyWords(s) };
 }
 
 /** Bars start at 0 on a 0–1 axis; lines and dots zoom to their values (metrics lie in 0–1). */
@@ -51,7 +53,7 @@ function WindowChart({ points, metric }: { points: EvalPointView[]; metric: Metr
       fx: { label: null, tickFormat: budgetLabel },
       color: retrieverScale(retrievers),
       marks: [
-        Plot.frame({ stroke: '#dde1e6' }),
+        Plot.frame({ stroke: 'currentColor', strokeOpacity: 0.25 }),
         Plot.ruleY(naive, { y: 'value', fx: 'budget', stroke: 'retriever', strokeDasharray: '4 3', strokeOpacity: 0.8 }),
         Plot.line(data.lines, { x: 'k', y: 'value', fx: 'budget', z: 'retriever', stroke: 'retriever' }),
         Plot.dot(data.lines, {
@@ -127,6 +129,7 @@ function RrfHeatmap({ points, metric }: { points: EvalPointView[]; metric: Metri
 /** (c) The best point of each strategy at each budget, side by side. */
 function StrategyBars({ recs, metric }: { recs: Recommendation[]; metric: MetricName }) {
   const label = 'Strategies at equal budget';
+  const scheme = useScheme();
   const options = useMemo<Plot.PlotOptions | null>(() => {
     const best = bestPerStrategy(recs);
     if (!best.length) return null;
@@ -140,14 +143,14 @@ function StrategyBars({ recs, metric }: { recs: Recommendation[]; metric: Metric
       x: { domain: strategies, axis: null, padding: 0.15 },
       y: yMetric(metric),
       fx: { label: null, tickFormat: budgetLabel, axis: 'bottom' },
-      color: strategyScale(strategies),
+      color: strategyScale(strategies, scheme),
       marks: [
         Plot.barY(data, { x: 'strategy', y: 'value', fx: 'budget', fill: 'strategy', tip: true, title: (d: (typeof data)[number]) => `${strategyWords(d.strategy)} (${RETRIEVER_NAMES[d.retriever].long}${d.words ? `; ${d.words}` : ''}): ${formatMetric(d.value)}` }),
         Plot.text(data, { x: 'strategy', y: 'value', fx: 'budget', text: (d: (typeof data)[number]) => d.value.toFixed(2), dy: -6, fontSize: 10 }),
         Plot.ruleY([0]),
       ],
     };
-  }, [recs, metric]);
+  }, [recs, metric, scheme]);
   return (
     <PlotFigure
       label={label}
@@ -165,6 +168,7 @@ function StrategyBars({ recs, metric }: { recs: Recommendation[]; metric: Metric
 /** (d) Every point: the metric against the context it cost, the Pareto frontier joined by a line. */
 function CostChart({ points, metric }: { points: EvalPointView[]; metric: MetricName }) {
   const label = 'Cost';
+  const scheme = useScheme();
   const options = useMemo<Plot.PlotOptions | null>(() => {
     if (!points.length) return null;
     const strategies = presentStrategies(points);
@@ -183,12 +187,12 @@ function CostChart({ points, metric }: { points: EvalPointView[]; metric: Metric
       marginLeft: 44,
       x: { label: 'mean context tokens', grid: true, nice: true },
       y: yMetric(metric, true),
-      color: strategyScale(strategies),
+      color: strategyScale(strategies, scheme),
       symbol: presentRetrievers(points).length > 1 ? { legend: true, domain: presentRetrievers(points), tickFormat: (r: RetrieverName) => RETRIEVER_NAMES[r].long } : undefined,
       marks: [
         // The frontier: for its cost, nothing measured did better.
-        Plot.line(frontier, { x: 'tokens', y: 'value', curve: 'step-after', stroke: '#222', strokeWidth: 1.2, strokeDasharray: '4,3' }),
-        Plot.dot(frontier, { x: 'tokens', y: 'value', r: 5.5, stroke: '#222', strokeWidth: 1 }),
+        Plot.line(frontier, { x: 'tokens', y: 'value', curve: 'step-after', stroke: 'currentColor', strokeWidth: 1.2, strokeDasharray: '4,3' }),
+        Plot.dot(frontier, { x: 'tokens', y: 'value', r: 5.5, stroke: 'currentColor', strokeWidth: 1 }),
         Plot.dot(data, {
           x: 'tokens',
           y: 'value',
@@ -202,7 +206,7 @@ function CostChart({ points, metric }: { points: EvalPointView[]; metric: Metric
         }),
       ],
     };
-  }, [points, metric]);
+  }, [points, metric, scheme]);
   return (
     <PlotFigure
       label={label}

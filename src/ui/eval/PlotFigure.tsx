@@ -21,6 +21,9 @@ export function PlotFigure({ label, caption, options, note }: Props) {
       return;
     }
     const chart = Plot.plot({ ariaLabel: label, ...options });
+    // Plot names its mark groups ("dot", "line") with aria-label on plain <g>s, which ARIA forbids
+    // (no role); the figure's own name and caption say what the chart shows.
+    for (const g of chart.querySelectorAll('g[aria-label]')) g.removeAttribute('aria-label');
     el.replaceChildren(chart);
     return () => chart.remove();
   }, [options, label]);

@@ -68,7 +68,8 @@ function QuestionView({ question }: { question: EvalQuestionResult }) {
           Close question
         </button>
       </div>
-      <div className="eval-question-cols">
+      {/* Scroll boxes are in the Tab order and named, so a keyboard can scroll them. */}
+      <div className="eval-question-cols" tabIndex={0} role="group" aria-label="Each strategy’s best point for this question (scrolls sideways)">
         {question.points.map((p, i) => (
           <section key={i} className="eval-question-col" aria-label={`${strategyWords(p.point.strategy)} · ${RETRIEVER_NAMES[p.point.retriever].long}`}>
             <h4>
@@ -82,7 +83,7 @@ function QuestionView({ question }: { question: EvalQuestionResult }) {
               {' · '}
               {plural(p.totalTokens, 'token')}
             </p>
-            <div className="eval-question-blocks">
+            <div className="eval-question-blocks" tabIndex={0} role="group" aria-label={`Blocks of ${strategyWords(p.point.strategy)} · ${RETRIEVER_NAMES[p.point.retriever].long}`}>
               {p.blocks.length ? (
                 p.blocks.map((b, j) => <EvalBlock key={j} block={b} rank={j + 1} answers={answers} />)
               ) : (

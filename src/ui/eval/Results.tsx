@@ -68,7 +68,7 @@ function BestTable({ recs, metric }: { recs: Recommendation[]; metric: MetricNam
   const recOf = new Map(recs.map((r) => [r.budgetTokens, r]));
   const baseline = strategyWords(BASELINE);
   return (
-    <div className="eval-table-wrap">
+    <div className="eval-table-wrap" tabIndex={0} role="group" aria-label="Table of the best points (scrolls sideways when narrow)">
       <table className="eval-table" aria-label="Best point per strategy and budget">
         <caption>
           Best point per strategy and budget, by {METRIC_LABELS[metric]} (the budget’s best in bold). Under each value, its 95 % bootstrap interval over the

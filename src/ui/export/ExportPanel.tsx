@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { useBundle, type ExportedBundle } from '../../state/bundle-store';
 import { exportBundle, verifyExported } from '../../state/export';
 import { exportProgressText, mb, verifyProgressText } from '../../state/messages';
-import { columnsFor, useCorpus, useEval, useView } from '../../state/stores';
+import { useCorpus, useEval, useView } from '../../state/stores';
+import { chosenColumns, columnsFor } from '../../state/columns';
 import type { PostgresVerifyResult } from '../../worker/postgres-protocol';
 import type { ColumnSpec, ExportQuestions } from '../../worker/protocol';
 import './export.css';
@@ -134,7 +135,10 @@ function Report({ r }: { r: PostgresVerifyResult }) {
  */
 export function ExportPanel() {
   const base = useView((s) => s.view.retrieval.retriever);
-  const columns = exportable(columnsFor(base));
+  const shown = useView((s) => s.view.columns);
+  // The shown columns, in their order; all of them when none of the shown ones can be exported.
+  const chosen = exportable(chosenColumns(base, shown));
+  const columns = chosen.length > 0 ? chosen : exportable(columnsFor(base));
   const [columnId, setColumnId] = useState<string>(columns[0]!.id);
   const [limit, setLimit] = useState(50);
   const [typed, setTyped] = useState('');

@@ -1,7 +1,8 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ProjectionData } from '../../worker/protocol';
 import { hoverPoint, openPoint, type ColourBy, type Highlight } from '../../state/map';
-import { CATEGORY_COLOURS, COLUMN_COLOURS, fitView, PickGrid, screenPositions, type View } from './draw';
+import { CATEGORY_COLOURS, categoryColours, columnColours, fitView, PickGrid, screenPositions, type View } from './draw';
+import { cssColour, useScheme } from '../palette';
 
 interface Props {
   data: ProjectionData;
@@ -24,11 +25,14 @@ export function MapCanvas({ data, colourBy, highlights, query, hover, label }: P
   const wrapRef = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const [size, setSize] = useState({ width: 800, height: 560 });
+  // The theme's colours: the canvas redraws when the system switches between light and dark.
+  const scheme = useScheme();
 
   useEffect(() => {
     const el = wrapRef.current;
     if (!el) return;
-    const measure = () => setSize({ width: Math.max(200, Math.floor(el.clientWidth)), height: Math.max(300, Math.min(720, Math.floor(el.clientWidth * 0.7))) });
+    // As wide as the view; no taller than most of the window, so the legend stays near.
+    const measure = () => setSize({ width: Math.max(200, Math.floor(el.clientWidth)), height: Math.max(280, Math.min(720, Math.floor(el.clientWidth * 0.7), Math.floor(window.innerHeight * 0.75))) });
     measure();
     const ro = new ResizeObserver(measure);
     ro.observe(el);
@@ -60,12 +64,13 @@ export function MapCanvas({ data, colourBy, highlights, query, hover, label }: P
       g.push(i);
     }
     ctx.globalAlpha = data.n > 20_000 ? 0.45 : 0.6;
+    const palette = categoryColours(scheme);
     for (const [k, ids] of groups) {
-      ctx.fillStyle = CATEGORY_COLOURS[k]!;
+      ctx.fillStyle = palette[k]!;
       for (const i of ids) ctx.fillRect(screen[2 * i]! - r, screen[2 * i + 1]! - r, 2 * r, 2 * r);
     }
     return c;
-  }, [data, colourBy, screen, size, dpr]);
+  }, [data, colourBy, screen, size, dpr, scheme]);
 
   const highlighted = useMemo(() => {
     const s = new Set<number>();
@@ -92,8 +97,11 @@ export function MapCanvas({ data, colourBy, highlights, query, hover, label }: P
     ctx.drawImage(base, 0, 0);
     ctx.scale(dpr, dpr);
     // Each strategy: its handed-over sentences as rings, its hits filled; offsets keep overlaps visible.
+    const colourOf = columnColours(scheme);
+    const ink = cssColour('--text', '#111');
+    const paper = cssColour('--panel', '#fff');
     highlights.forEach((h, hi) => {
-      const colour = COLUMN_COLOURS[h.column.id];
+      const colour = colourOf(h.column.id);
       const ring = 3 + hi * 0.8;
       ctx.strokeStyle = colour;
       ctx.lineWidth = 1.5;
@@ -117,8 +125,8 @@ export function MapCanvas({ data, colourBy, highlights, query, hover, label }: P
     });
     if (queryScreen) {
       const { x, y } = queryScreen;
-      ctx.fillStyle = '#111';
-      ctx.strokeStyle = '#fff';
+      ctx.fillStyle = ink;
+      ctx.strokeStyle = paper;
       ctx.lineWidth = 2;
       ctx.beginPath();
       // A star: the query is the only one on the map.
@@ -132,13 +140,13 @@ export function MapCanvas({ data, colourBy, highlights, query, hover, label }: P
       ctx.fill();
     }
     if (hover !== null && hover < data.n) {
-      ctx.strokeStyle = '#000';
+      ctx.strokeStyle = ink;
       ctx.lineWidth = 2;
       ctx.beginPath();
       ctx.arc(screen[2 * hover]!, screen[2 * hover + 1]!, 7, 0, Math.PI * 2);
       ctx.stroke();
     }
-  }, [base, highlights, queryScreen, hover, screen, size, dpr, data.n]);
+  }, [base, highlights, queryScreen, hover, screen, size, dpr, data.n, scheme]);
 
   // Test hook (client coordinates of a sentence's mark).
   useEffect(() => {

@@ -4,7 +4,8 @@ import { projectionNotes } from '../../state/messages';
 import { useResults, useView } from '../../state/stores';
 import type { ProjectionData } from '../../worker/protocol';
 import { sectionPathLabel } from '../results/format';
-import { CATEGORY_COLOURS, COLUMN_COLOURS } from './draw';
+import { CATEGORY_COLOURS, categoryColours, columnColours } from './draw';
+import { useScheme } from '../palette';
 import { MapCanvas } from './MapCanvas';
 import './map.css';
 
@@ -16,6 +17,7 @@ export function MapView() {
   const columns = useResults((r) => r.columns);
   const question = useView((v) => v.view.query.trim());
   const data = shownProjection(s);
+  const scheme = useScheme();
   const all = useMemo(() => highlightsOf(columns), [columns]);
   const visible = useMemo(() => all.filter((h) => !s.hidden[h.column.id]), [all, s.hidden]);
   const valid = data ? visible.filter((h) => h.sentences.every((i) => i < data.n)) : [];
@@ -58,7 +60,7 @@ export function MapView() {
             highlights={valid}
             query={query}
             hover={s.hover?.index ?? null}
-            label={`Map of ${data.n.toLocaleString('en')} sentences (${data.method.toUpperCase()})${query ? ', with the query as a black star' : ''}; ${valid.map((h) => `${h.column.label}: ${h.sentences.length} sentences`).join('; ') || 'no strategy highlighted'}`}
+            label={`Map of ${data.n.toLocaleString('en')} sentences (${data.method.toUpperCase()})${query ? `, with the query as a ${scheme === 'dark' ? 'white' : 'black'} star` : ''}; ${valid.map((h) => `${h.column.label}: ${h.sentences.length} sentences`).join('; ') || 'no strategy highlighted'}`}
           />
           <HoverCard />
           <div className="map-side">
@@ -106,6 +108,7 @@ function UmapState() {
 
 function Legend({ all, question, hasQuery }: { all: ReturnType<typeof highlightsOf>; question: string; hasQuery: boolean }) {
   const hidden = useMap((s) => s.hidden);
+  const colourOf = columnColours(useScheme());
   return (
     <div className="map-legend">
       <h3>What each strategy retrieved</h3>
@@ -121,7 +124,7 @@ function Legend({ all, question, hasQuery }: { all: ReturnType<typeof highlights
           <li key={h.column.id}>
             <label>
               <input type="checkbox" checked={!hidden[h.column.id]} onChange={() => toggleColumn(h.column.id)} />
-              <span className="map-swatch" style={{ borderColor: COLUMN_COLOURS[h.column.id] }} aria-hidden="true" />
+              <span className="map-swatch" style={{ borderColor: colourOf(h.column.id) }} aria-hidden="true" />
               {h.column.label}: {h.sentences.length} sentence{h.sentences.length === 1 ? '' : 's'} ({h.hits.length} hit{h.hits.length === 1 ? '' : 's'})
             </label>
           </li>
@@ -135,13 +138,14 @@ function Legend({ all, question, hasQuery }: { all: ReturnType<typeof highlights
 function Colours({ data, colourBy }: { data: ProjectionData; colourBy: ColourBy }) {
   const labels = colourBy === 'document' ? data.docTitles : colourBy === 'section' ? data.sections : data.languages;
   const shown = labels.slice(0, 14);
+  const palette = categoryColours(useScheme());
   return (
     <div className="map-colours">
       <h3>Colours: {colourBy}</h3>
       <ul>
         {shown.map((l, i) => (
           <li key={`${i}:${l}`}>
-            <span className="map-dot" style={{ background: CATEGORY_COLOURS[i % CATEGORY_COLOURS.length] }} aria-hidden="true" />
+            <span className="map-dot" style={{ background: palette[i % palette.length] }} aria-hidden="true" />
             {l}
           </li>
         ))}

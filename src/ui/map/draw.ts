@@ -4,18 +4,17 @@
  * layer (every sentence) is drawn once into an offscreen canvas; highlights, the query and
  * hover are drawn over it, so moving a slider redraws only a few hundred marks.
  */
-import { STRATEGY_LIST, type StrategyName } from '../../core/strategies/registry';
 import type { ColumnId } from '../../worker/protocol';
+import { CATEGORY_COLOURS as CATEGORIES, categoryColours, columnColour, type Scheme } from '../palette';
 
-export const CATEGORY_COLOURS = ['#4e79a7', '#f28e2b', '#59a14f', '#b07aa1', '#76b7b2', '#edc948', '#ff9da7', '#9c755f', '#bab0ac', '#86bcb6', '#d37295', '#a0cbe8'];
+/** The base layer's category colours (documents, sections, languages); categoryColours(scheme) gives a theme's. */
+export const CATEGORY_COLOURS = CATEGORIES;
+export { categoryColours };
 
-/** Column colours, strong enough to read over the muted base layer: each strategy's own, and the comparisons'. */
-export const COLUMN_COLOURS: Record<ColumnId, string> = {
-  ...(Object.fromEntries(STRATEGY_LIST.map((s) => [s.name, s.colour])) as Record<StrategyName, string>),
-  fusion: '#17becf',
-  hybrid: '#ff7f0e',
-  reranked: '#e377c2',
-};
+/** Column colours, the columns' own (one colour-blind-safe palette, see ../palette), strong enough to read over the muted base layer. */
+export function columnColours(scheme: Scheme): (id: ColumnId) => string {
+  return (id) => columnColour(id, scheme);
+}
 
 export interface View {
   /** CSS pixels. */

@@ -4,15 +4,15 @@ import { setStructure } from '../../state/controller';
 import { useView } from '../../state/stores';
 
 const ANALYZER_LABELS: Record<AnalyzerName, string> = {
-  words: 'words (default)',
+  words: 'words',
   stem: 'stemmed (Snowball; Porter for English)',
   'words+stop': 'words, stop words dropped',
-  'stem+stop': 'stemmed, stop words dropped',
+  'stem+stop': 'stemmed, stop words dropped (default)',
 };
 
 const VARIANT_LABELS: Record<Bm25Variant, string> = {
-  bm25plus: 'BM25+ (MiniSearch, default)',
-  lucene: 'Lucene BM25 (k1 0.9, b 0.4)',
+  bm25plus: 'BM25+ (MiniSearch)',
+  lucene: 'Lucene BM25 (k1 0.9, b 0.4, default)',
 };
 
 /** How BM25 reads text and scores it: rebuilds only the BM25 indexes, never re-embeds. */

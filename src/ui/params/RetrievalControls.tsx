@@ -65,10 +65,13 @@ export function RetrievalControls() {
       <label className="p-select">
         Vector index{' '}
         <select aria-label="Vector index" value={backend} onChange={(e) => void setIndexBackend(e.target.value as IndexBackend)}>
-          <option value="flat">exact scan (default)</option>
+          <option value="auto">auto (default): exact below 20,000 vectors, approximate above</option>
+          <option value="flat">exact scan</option>
           <option value="voy">voy-search k-d tree</option>
+          <option value="ann">approximate (1-bit code scan + exact re-scoring)</option>
         </select>
       </label>
+      <p className="p-hint">Approximate search: recall@10 ≥ 0.99 against the exact scan, measured on 100k–1M real-sentence vectors (npm run bench); its scores are exact cosines.</p>
       <p className="p-hint">The exact scan is as fast as voy at 384 dimensions and builds ~60× faster (npm run bench:index); switching moves the vectors, nothing is re-embedded.</p>
 
       <LiveSlider label="Top-k" min={1} max={100} value={r.topK} onInput={(n) => setRetrieval((p) => void (p.topK = n))} hint="Units retrieved before windows or merging." />

@@ -28,9 +28,10 @@ export const BlockCard = memo(function BlockCard({ block, column, rank, selected
   const pieces = splitByHits(block.text, block.hitSpans);
   const provenance = provenanceParts(block.provenance, block.tokens);
   return (
+    // A focusable article, not a button: its name stays short (a button's name would have to hold all its
+    // visible text), it is its own scroll box when long (reachable by keyboard), and Enter or Space opens it.
     <article
       className={`block${selected ? ' selected' : ''}`}
-      role="button"
       tabIndex={0}
       aria-current={selected ? 'true' : undefined}
       aria-label={`Block ${rank} from ${block.docTitle}: open in the document view`}

@@ -2,6 +2,7 @@ import type { ColumnResult } from '../../worker/protocol';
 import { queryLabel } from '../../state/messages';
 import { BlockCard } from './BlockCard';
 import { plural } from './format';
+import { columnColour, useScheme } from '../palette';
 
 interface Props {
   column: ColumnResult;
@@ -13,8 +14,10 @@ interface Props {
 export function Column({ column, selectedId }: Props) {
   const { result } = column;
   const spec = column.column;
+  const colour = columnColour(spec.id, useScheme());
   return (
-    <section role="region" aria-label={spec.label} className="column">
+    // The stripe has the column's colour on the map and in the charts (decoration: the title names it).
+    <section role="region" aria-label={spec.label} className="column" style={{ borderTopColor: colour }}>
       <h3 className="column-title">{spec.label}</h3>
       <p className="column-meta">
         {plural(result.blocks.length, 'block')} · {plural(result.totalTokens, 'context token')}

@@ -1,13 +1,30 @@
+import { useMemo } from 'react';
 import { search, setQuery } from '../../state/controller';
 import { useCorpus, useResults, useView } from '../../state/stores';
 import { Column } from './Column';
+import { ColumnsStrip } from './ColumnsStrip';
 import { AnswerPanel } from '../generate/AnswerPanel';
 import './results.css';
+import { shownColumnIds } from '../../state/url-state';
+import { ColumnChooser } from '../compare/ColumnChooser';
+import { CompareControls } from '../compare/CompareControls';
+import { CompareView } from '../compare/CompareView';
+import { OverlapStrip } from '../compare/OverlapStrip';
+import '../compare/compare.css';
 
 /** Question bar and the strategy columns side by side. */
 export function ResultsView() {
   const query = useView((s) => s.view.query);
-  const columns = useResults((s) => s.columns);
+  const searched = useResults((s) => s.columns);
+  const chosen = useView((s) => s.view.columns);
+  const compare = useView((s) => s.view.compare);
+  // The chosen columns in their order at once; a newly chosen one appears when its search answers.
+  const columns = useMemo(() => {
+    const byId = new Map(searched.map((c) => [c.column.id, c]));
+    return shownColumnIds({ columns: chosen }).flatMap((id) => byId.get(id) ?? []);
+  }, [searched, chosen]);
+  const pair = compare && columns.find((c) => c.column.id === compare[0]);
+  const pairB = compare && columns.find((c) => c.column.id === compare[1]);
   const searching = useResults((s) => s.searching);
   const error = useResults((s) => s.error);
   const ms = useResults((s) => s.ms);
@@ -46,6 +63,10 @@ export function ResultsView() {
           {searching ? 'Searching…' : ms !== null && columns.length > 0 ? `${plural(columns.length)} in ${formatMs(ms)}` : ''}
         </span>
       </form>
+      <div className="compare-toolbar">
+        <ColumnChooser />
+        <CompareControls />
+      </div>
       {error && (
         <p className="results-error" role="alert">
           {error}
@@ -53,12 +74,17 @@ export function ResultsView() {
       )}
       {empty && <p className="empty results-empty">{empty}</p>}
       <AnswerPanel />
-      {columns.length > 0 && (
-        <div className={`columns${searching ? ' stale' : ''}`} aria-busy={searching}>
+      {anyBlocks && <OverlapStrip columns={columns} />}
+      {pair && pairB ? (
+        <div className={searching ? 'stale' : undefined} aria-busy={searching}>
+          <CompareView a={pair} b={pairB} />
+        </div>
+      ) : columns.length > 0 && (
+        <ColumnsStrip searching={searching}>
           {columns.map((c) => (
             <Column key={c.column.id} column={c} selectedId={selected && selected.column.id === c.column.id ? selected.block.id : null} />
           ))}
-        </div>
+        </ColumnsStrip>
       )}
     </section>
   );

@@ -1,0 +1,189 @@
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { setupNode, SHARED_DATA } from '../../node/setup';
+import { TEST_EMBEDDER_ID } from '../embed/models';
+import { TransformersEmbedder } from '../embed/transformers-embedder';
+import { AUTO_APPROX_FROM, isVectorBackend, vectorIndexFactory } from './backends';
+import { BitScanIndex } from './bit-scan-index';
+import { FlatIndex } from './flat-index';
+import { type Allow, type Hit, l2normalize } from './vector-index';
+import { VectorStore } from './vector-store';
+import { VoyIndex } from './voy-index';
+
+/** Real sentences (SQuAD dev contexts, SciFact abstracts) and real questions, embedded by the TEST model. */
+let dim = 0;
+let rows: Float32Array = new Float32Array(0);
+let queries: Float32Array[] = [];
+let n = 0;
+
+beforeAll(async () => {
+  setupNode();
+  const squad = JSON.parse(readFileSync(`${SHARED_DATA}/squad_en/squad-dev-v1.1.from-explorer.json`, 'utf8')) as {
+    data: { paragraphs: { context: string; qas: { question: string }[] }[] }[];
+  };
+  const paragraphs = squad.data.slice(0, 12).flatMap((a) => a.paragraphs);
+  const scifact = readFileSync(`${SHARED_DATA}/scifact_beir/corpus.jsonl`, 'utf8').split('\n').filter(Boolean).slice(0, 150).map((l) => JSON.parse(l) as { title: string; text: string });
+  const split = (t: string) => t.split(/(?<=[.!?])\s+/).filter((s) => s.length >= 20);
+  const sentences = [...paragraphs.flatMap((p) => split(p.context)), ...scifact.flatMap((d) => split(`${d.title}. ${d.text}`))];
+  const questions = [...paragraphs.flatMap((p) => p.qas.map((q) => q.question)).filter((_, i) => i % 10 === 0), ...readFileSync(`${SHARED_DATA}/scifact_beir/queries.jsonl`, 'utf8').split('\n').filter(Boolean).slice(0, 40).map((l) => (JSON.parse(l) as { text: string }).text)];
+  const embedder = await TransformersEmbedder.load({ model: TEST_EMBEDDER_ID });
+  dim = embedder.dim;
+  rows = (await embedder.embed(sentences, { batchSize: 64 })).vectors;
+  n = sentences.length;
+  const q = (await embedder.embed(questions, { kind: 'query', batchSize: 64 })).vectors;
+  queries = questions.map((_, i) => q.slice(i * dim, (i + 1) * dim));
+}, 180_000);
+
+/** Adds `rows` in uneven batches, searching between them (the app searches while it embeds). */
+function built(index: BitScanIndex | FlatIndex): BitScanIndex | FlatIndex {
+  const cuts = [0, Math.floor(n * 0.3), Math.floor(n * 0.45), n];
+  for (let b = 0; b + 1 < cuts.length; b++) {
+    index.add(rows.slice(cuts[b]! * dim, cuts[b + 1]! * dim));
+    index.search(queries[b]!, 10);
+  }
+  return index;
+}
+
+function recall(exact: FlatIndex, approx: BitScanIndex, k: number, allow?: Allow): number {
+  let found = 0;
+  let total = 0;
+  for (const q of queries) {
+    const truth = exact.search(q, k, allow);
+    const got = new Set(approx.search(q, k, allow).map((h) => h.id));
+    found += truth.filter((h) => got.has(h.id)).length;
+    total += truth.length;
+  }
+  return found / total;
+}
+
+describe('BitScanIndex on test-model vectors of real sentences', () => {
+  it('the corpus is large enough for the short list to be a small part of it', () => {
+    expect(n).toBeGreaterThan(2500);
+    expect(queries.length).toBeGreaterThan(80);
+  });
+
+  it('finds the exact top 10 (recall@10 ≥ 0.98) with a short list of 100, added in batches', () => {
+    const exact = built(new FlatIndex(dim)) as FlatIndex;
+    const approx = built(new BitScanIndex(dim, { rescore: 100, rescorePerK: 0 })) as BitScanIndex;
+    expect(approx.approximate).toBe(true);
+    expect(recall(exact, approx, 10)).toBeGreaterThanOrEqual(0.98);
+  });
+
+  it('is approximate: a too-short list loses neighbours (so the recall test above can fail)', () => {
+    const exact = built(new FlatIndex(dim)) as FlatIndex;
+    const approx = built(new BitScanIndex(dim, { rescore: 12, rescorePerK: 0 })) as BitScanIndex;
+    const r = recall(exact, approx, 10);
+    expect(r).toBeLessThan(0.98);
+    expect(r).toBeGreaterThan(0.3);
+  });
+
+  it('returns FlatIndex’s exact cosine for every hit, best first, ties by id', () => {
+    const exact = built(new FlatIndex(dim)) as FlatIndex;
+    const approx = built(new BitScanIndex(dim, { rescore: 100, rescorePerK: 0 })) as BitScanIndex;
+    for (const q of queries.slice(0, 20)) {
+      const qn = l2normalize(Float32Array.from(q));
+      const hits = approx.search(q, 10);
+      expect(hits).toHaveLength(10);
+      for (const h of hits) expect(h.score).toBe(Math.fround(exact.score(qn, h.id)));
+      expect(hits).toEqual([...hits].sort((a, b) => b.score - a.score || a.id - b.id));
+    }
+  });
+
+  it('applies filters exactly: every hit allowed, recall ≥ 0.98 for a spread and a clustered filter', () => {
+    const exact = built(new FlatIndex(dim)) as FlatIndex;
+    const approx = built(new BitScanIndex(dim, { rescore: 100, rescorePerK: 0 })) as BitScanIndex;
+    const every3rd: Allow = (id) => id % 3 === 0;
+    const oneRange: Allow = (id) => id >= 500 && id < 1300; // like a filter on one document
+    for (const allow of [every3rd, oneRange]) {
+      for (const q of queries.slice(0, 10)) for (const h of approx.search(q, 10, allow)) expect(allow(h.id)).toBe(true);
+      expect(recall(exact, approx, 10, allow)).toBeGreaterThanOrEqual(0.98);
+    }
+    // Fewer allowed than k: exactly those, in the exact order.
+    const few = new Set([3, 77, 401, 999, 1500, 2222, n - 1]);
+    const q = queries[5]!;
+    expect(approx.search(q, 10, (id) => few.has(id))).toEqual(exact.search(q, 10, (id) => few.has(id)));
+  });
+
+  it('is deterministic: the same vectors added the same way give the same hits', () => {
+    const a = built(new BitScanIndex(dim, { rescore: 100, rescorePerK: 0 }));
+    const b = built(new BitScanIndex(dim, { rescore: 100, rescorePerK: 0 }));
+    for (const q of queries.slice(0, 15)) expect(a.search(q, 10)).toEqual(b.search(q, 10));
+  });
+
+  it('a large k widens the short list (rescorePerK × k) and still finds the exact top k', () => {
+    const exact = built(new FlatIndex(dim)) as FlatIndex;
+    const approx = built(new BitScanIndex(dim, { rescore: 100, rescorePerK: 4 })) as BitScanIndex;
+    const q = queries[0]!;
+    const hits = approx.search(q, 150);
+    expect(hits).toHaveLength(150);
+    const truth = new Set(exact.search(q, 150).map((h) => h.id));
+    expect(hits.filter((h) => truth.has(h.id)).length / 150).toBeGreaterThanOrEqual(0.98);
+  });
+});
+
+describe('BitScanIndex as the auto backend', () => {
+  it('below the switch size it is the exact scan: same ids and scores as FlatIndex', () => {
+    const exact = built(new FlatIndex(dim)) as FlatIndex;
+    const auto = built(new BitScanIndex(dim, { exactBelow: AUTO_APPROX_FROM })) as BitScanIndex;
+    expect(auto.approximate).toBe(false);
+    for (const q of queries.slice(0, 30)) {
+      expect(auto.search(q, 10)).toEqual(exact.search(q, 10));
+      expect(auto.search(q, 5, (id) => id % 2 === 1)).toEqual(exact.search(q, 5, (id) => id % 2 === 1));
+    }
+  });
+
+  it('switches to the codes at the switch size', () => {
+    const auto = new BitScanIndex(dim, { exactBelow: n, rescore: 10, rescorePerK: 0 });
+    auto.add(rows.slice(0, (n - 1) * dim));
+    expect(auto.approximate).toBe(false);
+    auto.add(rows.slice((n - 1) * dim));
+    expect(auto.approximate).toBe(true);
+    // A stored sentence's own vector finds that sentence first.
+    for (const id of [0, 1234, n - 1]) expect(auto.search(auto.vector(id), 1)[0]!.id).toBe(id);
+  });
+
+  it('vector(id), size, memory, a wrong dimension and k = 0', () => {
+    const exact = built(new FlatIndex(dim)) as FlatIndex;
+    const approx = built(new BitScanIndex(dim, { rescore: 100, rescorePerK: 0 })) as BitScanIndex;
+    expect(approx.size).toBe(n);
+    expect(approx.vector(123)).toEqual(exact.vector(123));
+    // float32 rows + one bit per dimension + one float per row (+ μ and w), capacity included
+    expect(approx.memoryBytes()).toBeGreaterThanOrEqual(exact.memoryBytes() + n * (dim / 8 + 4));
+    expect(approx.memoryBytes()).toBeLessThan(exact.memoryBytes() * 1.1);
+    expect(() => approx.search(new Float32Array(dim + 1), 3)).toThrow(/dimensions/);
+    expect(approx.search(queries[0]!, 0)).toEqual([]);
+  });
+});
+
+describe('vector index backends', () => {
+  it('maps each backend to its index', async () => {
+    expect(await vectorIndexFactory('flat')(8)).toBeInstanceOf(FlatIndex);
+    expect(await vectorIndexFactory('ann')(8)).toBeInstanceOf(BitScanIndex);
+    const auto = (await vectorIndexFactory('auto')(8)) as BitScanIndex;
+    expect(auto).toBeInstanceOf(BitScanIndex);
+    auto.add(new Float32Array(8 * 100).fill(1));
+    expect(auto.approximate).toBe(false);
+    expect(await vectorIndexFactory('voy')(8)).toBeInstanceOf(VoyIndex);
+    expect(['auto', 'flat', 'voy', 'ann', 'hnsw', ''].map(isVectorBackend)).toEqual([true, true, true, true, false, false]);
+  });
+
+  it('a VectorStore of approximate indexes saves and restores the same rows and answers the same', async () => {
+    const store = new VectorStore(vectorIndexFactory('ann'));
+    const idx = await store.ensure('sentence', dim);
+    await idx.add(rows.slice(0, 1500 * dim));
+    await idx.add(rows.slice(1500 * dim));
+    const [saved] = store.snapshot();
+    // The saved rows are the normalised float32 rows, exactly as FlatIndex keeps them.
+    expect(saved!.data).toEqual((built(new FlatIndex(dim)) as FlatIndex).rows());
+    const restored = new VectorStore(vectorIndexFactory('ann'));
+    await restored.put(saved!);
+    for (const q of queries.slice(0, 10)) expect(restored.get('sentence')!.search(q, 10)).toEqual(idx.search(q, 10));
+  });
+
+  it('hits are plain {id, score} objects', () => {
+    const idx = new BitScanIndex(2, { rescore: 1 });
+    idx.add(new Float32Array([1, 0, 0, 1, 1, 1]));
+    const hits: Hit[] = idx.search(new Float32Array([1, 0]), 2);
+    expect(hits.map((h) => h.id)).toEqual([0, 2]);
+  });
+});

@@ -1,0 +1,80 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { SHARED_DATA } from '../../node/setup';
+import { splitSentences } from '../segment/sentences';
+import { ANALYZERS } from './analyzer';
+import { BM25_VARIANTS, LexicalIndex, type PostingRows } from './lexical-index';
+
+const squad = JSON.parse(readFileSync(`${SHARED_DATA}/squad_en/squad-dev-v1.1.from-explorer.json`, 'utf8')) as {
+  data: { paragraphs: { context: string; qas: { question: string }[] }[] }[];
+};
+const paragraphs = squad.data.slice(0, 3).flatMap((a) => a.paragraphs);
+const texts = paragraphs.flatMap((p) => splitSentences(p.context, 'en').map((s) => p.context.slice(s.start, s.end)));
+const questions = paragraphs.flatMap((p) => p.qas.map((q) => q.question)).slice(0, 60);
+
+/** An index's postings as table rows, terms in the order given (any order will do). */
+function rowsOf(idx: LexicalIndex, order: (a: string, b: string) => number = () => 0): PostingRows {
+  const rows = { term: [] as string[], unit: [] as number[], tf: [] as number[] };
+  for (const [term, p] of [...idx.postings()].sort((a, b) => order(a[0], b[0]))) {
+    p.units.forEach((u, i) => {
+      rows.term.push(term);
+      rows.unit.push(u);
+      rows.tf.push(p.tf[i]!);
+    });
+  }
+  return rows;
+}
+
+describe('a BM25 index loaded from its postings', () => {
+  for (const bm25 of BM25_VARIANTS) {
+    for (const analyzer of ANALYZERS) {
+      it(`ranks and scores exactly as the index built from the text (${bm25} · ${analyzer})`, () => {
+        const built = new LexicalIndex({ analyzer, bm25 });
+        built.add(texts, 'en');
+        // Typed columns, as a bundle's table gives them (the slice test below passes plain arrays).
+        const rows = rowsOf(built, (a, b) => (a < b ? 1 : -1));
+        const loaded = LexicalIndex.fromPostings({ analyzer, bm25 }, texts.length, { term: rows.term, unit: Int32Array.from(rows.unit), tf: Int32Array.from(rows.tf) });
+        expect(loaded.size).toBe(built.size);
+        expect([...loaded.lengths()]).toEqual([...built.lengths()]);
+        let hits = 0;
+        for (const q of questions) {
+          const a = built.search(q, 20);
+          hits += a.length;
+          expect(loaded.search(q, 20), q).toEqual(a);
+        }
+        const even = (id: number) => id % 2 === 0;
+        expect(loaded.search(questions[0]!, 10, even)).toEqual(built.search(questions[0]!, 10, even));
+        // A query of more than 30 distinct terms takes MiniSearch's own search (BM25+): it is filled then.
+        const long = questions.slice(0, 8).join(' ');
+        expect(loaded.search(long, 10)).toEqual(built.search(long, 10));
+        for (const q of questions.slice(0, 10)) expect(loaded.search(q, 20, even), q).toEqual(built.search(q, 20, even));
+        const sorted = (i: LexicalIndex) => [...i.postings()].map(([t, p]) => ({ t, units: [...p.units], tf: [...p.tf] })).sort((x, y) => (x.t < y.t ? -1 : 1));
+        expect(sorted(loaded)).toEqual(sorted(built));
+        // Later additions behave alike.
+        loaded.add(['Super Bowl fifty was played in Santa Clara.']);
+        built.add(['Super Bowl fifty was played in Santa Clara.']);
+        expect(loaded.search('Where was Super Bowl fifty played?', 10)).toEqual(built.search('Where was Super Bowl fifty played?', 10));
+        expect(hits).toBeGreaterThan(500);
+      });
+    }
+  }
+
+  it('takes a slice of a table of several unit kinds', () => {
+    const built = new LexicalIndex();
+    built.add(texts.slice(0, 50), 'en');
+    const other = new LexicalIndex();
+    other.add(texts.slice(50, 60), 'en');
+    const a = rowsOf(other);
+    const b = rowsOf(built);
+    const rows = { term: [...(a.term as string[]), ...(b.term as string[])], unit: [...(a.unit as number[]), ...(b.unit as number[])], tf: [...(a.tf as number[]), ...(b.tf as number[])] };
+    const loaded = LexicalIndex.fromPostings(built.params, 50, rows, a.term.length, rows.term.length);
+    for (const q of questions.slice(0, 20)) expect(loaded.search(q, 10)).toEqual(built.search(q, 10));
+  });
+
+  it('refuses postings with a unit out of range or out of order', () => {
+    const rows = { term: ['a', 'a', 'b'], unit: [0, 5, 1], tf: [1, 1, 1] };
+    expect(() => LexicalIndex.fromPostings({ analyzer: 'words', bm25: 'lucene' }, 3, rows)).toThrow(/unit 5/);
+    expect(() => LexicalIndex.fromPostings({ analyzer: 'words', bm25: 'bm25plus' }, 3, { term: ['a', 'a'], unit: [1, 0], tf: [1, 1] })).toThrow(/unit 0, not ascending/);
+    expect(() => LexicalIndex.fromPostings({ analyzer: 'words', bm25: 'lucene' }, 3, { term: ['a', 'b', 'a'], unit: [0, 0, 1], tf: [1, 1, 1] })).toThrow(/not one run/);
+  });
+});

@@ -1,0 +1,82 @@
+import { useMemo } from 'react';
+import type { ColumnResult } from '../../worker/protocol';
+import { columnColour, useScheme } from '../palette';
+import { overlapMatrix } from './overlap';
+import { shortLabel } from './labels';
+
+interface Props {
+  /** The shown columns, in their order. */
+  columns: ColumnResult[];
+}
+
+/**
+ * For the current question, how much each pair of shown strategies hands over in common:
+ * Jaccard over the sentences of their blocks, as a table (a screen reader reads it cell by
+ * cell with its headers); the cell's tint repeats the number for the eye.
+ */
+export function OverlapStrip({ columns }: Props) {
+  const m = useMemo(() => overlapMatrix(columns.map((c) => ({ id: c.column.id, blocks: c.result.blocks }))), [columns]);
+  if (columns.length < 2) return null;
+  return (
+    <div className="overlap-strip" role="region" aria-labelledby="overlap-caption" tabIndex={0}>
+      <table>
+        <caption id="overlap-caption">
+          Overlap between strategies: sentences both hand over ÷ sentences either hands over (Jaccard, 0 to 1)
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">
+              Strategy <span className="small">(sentences)</span>
+            </th>
+            {columns.map((c) => (
+              <th key={c.column.id} scope="col" title={c.column.label}>
+                <Swatch id={c.column.id} />
+                {shortLabel(c.column)}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {columns.map((row, i) => (
+            <tr key={row.column.id}>
+              <th scope="row" title={row.column.label}>
+                <Swatch id={row.column.id} />
+                {shortLabel(row.column)} <span className="small">({m.sentences[i]})</span>
+              </th>
+              {columns.map((col, j) => {
+                const cell = m.cells[i]![j]!;
+                if (i === j) {
+                  return (
+                    <td key={col.column.id} className="overlap-self">
+                      <span aria-hidden="true">·</span>
+                      <span className="cmp-vh">itself</span>
+                    </td>
+                  );
+                }
+                const union = cell.shared + cell.onlyA + cell.onlyB;
+                return (
+                  <td
+                    key={col.column.id}
+                    data-jaccard={cell.jaccard ?? ''}
+                    // Up to 30 % of the accent: the number stays readable in both themes.
+                    style={{ backgroundColor: `color-mix(in srgb, var(--accent) ${Math.round((cell.jaccard ?? 0) * 30)}%, var(--panel))` }}
+                    title={cell.jaccard === null ? 'neither hands over a sentence' : `${cell.shared} of ${union} sentences shared`}
+                  >
+                    {cell.jaccard === null ? '–' : cell.jaccard.toFixed(2)}
+                    <span className="cmp-vh">{cell.jaccard === null ? ' (nothing handed over)' : ` (${cell.shared} of ${union} sentences shared)`}</span>
+                  </td>
+                );
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** The column's colour, as on the map and its stripe (decoration: the label says which column it is). */
+export function Swatch({ id }: { id: ColumnResult['column']['id'] }) {
+  const scheme = useScheme();
+  return <span className="cmp-swatch" aria-hidden="true" style={{ backgroundColor: columnColour(id, scheme) }} />;
+}
