@@ -61,12 +61,18 @@ export function writeParquet(t: Table): Uint8Array {
   return bytes.length >= 0.9 * bytes.buffer.byteLength ? bytes : bytes.slice();
 }
 
-/**
- * Reads a table, checking that every column the lab needs is there. Throws a BundleError
- * naming the file and the fault (truncated or corrupt file, missing column).
- */
-export async function readParquet(name: TableName, path: string, bytes: Uint8Array, expectedBytes?: number): Promise<Table> {
-  const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+/** A bundle table's Parquet file opened: its metadata read and every column the lab needs present, nothing decoded yet. */
+export interface OpenedParquet {
+  file: ArrayBuffer;
+  metadata: ReturnType<typeof parquetMetadata>;
+  specs: readonly ColumnSpec[];
+  rows: number;
+}
+
+/** Opens a table's file; no Parquet, a truncated file or a missing column is a BundleError naming the file. */
+export function openParquet(name: TableName, path: string, bytes: Uint8Array, expectedBytes?: number): OpenedParquet {
+  // The whole buffer when it is one (no copy of a 100 MB vector table), else the view's bytes.
+  const file = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? (bytes.buffer as ArrayBuffer) : (bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
   let metadata: ReturnType<typeof parquetMetadata>;
   try {
     metadata = parquetMetadata(file);
@@ -77,7 +83,15 @@ export async function readParquet(name: TableName, path: string, bytes: Uint8Arr
   const present = new Set(metadata.schema.map((s) => s.name));
   const specs = TABLES[name];
   for (const s of specs) if (!present.has(s.name)) throw new BundleError(`${path} has no column "${s.name}" (a ${name} table needs ${specs.map((x) => x.name).join(', ')})`);
-  const rows = Number(metadata.num_rows);
+  return { file, metadata, specs, rows: Number(metadata.num_rows) };
+}
+
+/**
+ * Reads a table, checking that every column the lab needs is there. Throws a BundleError
+ * naming the file and the fault (truncated or corrupt file, missing column).
+ */
+export async function readParquet(name: TableName, path: string, bytes: Uint8Array, expectedBytes?: number): Promise<Table> {
+  const { file, metadata, specs, rows } = openParquet(name, path, bytes, expectedBytes);
   const columns: Record<string, unknown[]> = Object.fromEntries(specs.map((s) => [s.name, new Array(rows).fill(null)]));
   const specOf = new Map(specs.map((s) => [s.name, s]));
   try {

@@ -1,5 +1,6 @@
-import { parquetMetadata, parquetRead } from 'hyparquet';
-import { BundleError, TABLES, type ColumnSpec, type TableName } from './format';
+import { parquetRead, type parquetMetadata } from 'hyparquet';
+import { BundleError, type ColumnSpec, type TableName } from './format';
+import { openParquet } from './parquet';
 
 /**
  * Some columns of a bundle table, read for an import: required integers as Int32Array,
@@ -28,18 +29,7 @@ export async function readColumns(name: TableName, path: string, bytes: Uint8Arr
 
 /** Opens a table: a file that is no Parquet, or lacks a column of the table, is a BundleError here. */
 export function openTable(name: TableName, path: string, bytes: Uint8Array, expectedBytes?: number): OpenTable {
-  const file = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? (bytes.buffer as ArrayBuffer) : (bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
-  let metadata: ReturnType<typeof parquetMetadata>;
-  try {
-    metadata = parquetMetadata(file);
-  } catch (e) {
-    if (expectedBytes !== undefined && bytes.length < expectedBytes) throw new BundleError(`${path} is truncated (${bytes.length} of ${expectedBytes} bytes)`);
-    throw new BundleError(`${path} is corrupt: not a readable Parquet file (${(e as Error).message})`);
-  }
-  const present = new Set(metadata.schema.map((s) => s.name));
-  const specs = TABLES[name];
-  for (const s of specs) if (!present.has(s.name)) throw new BundleError(`${path} has no column "${s.name}" (a ${name} table needs ${specs.map((x) => x.name).join(', ')})`);
-  const rows = Number(metadata.num_rows);
+  const { file, metadata, specs, rows } = openParquet(name, path, bytes, expectedBytes);
   const specOf = new Map<string, ColumnSpec>(specs.map((s) => [s.name, s]));
   return { rows, read: (columns) => decode(name, path, file, metadata, specOf, rows, columns) };
 }

@@ -207,7 +207,6 @@ export class LexicalIndex {
     const terms = this.analyze(query, this.language).filter((t) => !!t);
     const distinct = [...new Set(terms)];
     if (distinct.length > 30) return null;
-    const { k: k1, b, d } = BM25_PARAMS;
     const n = this.count;
     if (this.scratch.score.length < n) this.scratch = { score: new Float64Array(n * 2), mask: new Uint32Array(n * 2) };
     const { score: acc, mask } = this.scratch;
@@ -223,7 +222,7 @@ export class LexicalIndex {
         for (let i = from; i < to; i++) {
           const doc = p.rows.unit[i]!;
           const tf = p.rows.tf[i]!;
-          const s = idf * (d + (tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * p.distinct[doc]!) / p.avg)));
+          const s = bm25PlusTerm(idf, tf, p.distinct[doc]!, p.avg);
           if (mask[doc] === 0) {
             touched.push(doc);
             acc[doc] = s;
@@ -231,17 +230,7 @@ export class LexicalIndex {
           mask[doc] = mask[doc]! | bit;
         }
       }
-      const top: Hit[] = [];
-      for (const doc of touched) {
-        if (allow && !allow(doc)) continue;
-        const score = acc[doc]! * popcount(mask[doc]!);
-        if (top.length === k && score <= top[k - 1]!.score) continue;
-        let i = top.length < k ? top.length : k - 1;
-        while (i > 0 && top[i - 1]!.score < score) i--;
-        top.splice(i, 0, { id: doc, score });
-        if (top.length > k) top.pop();
-      }
-      return top;
+      return bestByMatchedTerms(touched, acc, mask, k, (doc) => doc, allow);
     } finally {
       for (const doc of touched) mask[doc] = 0;
     }
@@ -391,7 +380,6 @@ export class LexicalIndex {
     const terms = this.analyze(query, this.language).filter((t) => !!t);
     const distinct = [...new Set(terms)];
     if (distinct.length > 30) return null; // matched terms are kept as bits of a 32-bit mask
-    const { k: k1, b, d } = BM25_PARAMS;
     const total = m._documentCount;
     const avg = m._avgFieldLength[fieldId]!;
     // Dense scratch arrays over MiniSearch's short ids (0, 1, 2, … in insertion order).
@@ -409,7 +397,7 @@ export class LexicalIndex {
           // A removed unit or an id past the scratch would need MiniSearch's own bookkeeping.
           const lengths = m._fieldLength.get(doc);
           if (!lengths || doc >= n) return null;
-          const s = idf * (d + (tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * lengths[fieldId]!) / avg)));
+          const s = bm25PlusTerm(idf, tf, lengths[fieldId]!, avg);
           if (mask[doc] === 0) {
             touched.push(doc);
             acc[doc] = s;
@@ -417,23 +405,38 @@ export class LexicalIndex {
           mask[doc] = mask[doc]! | bit;
         }
       }
-      // Best first; equal scores keep first-seen order, as MiniSearch's stable sort does.
-      const top: Hit[] = [];
-      for (const doc of touched) {
-        const id = m._documentIds.get(doc) as number;
-        if (allow && !allow(id)) continue;
-        const score = acc[doc]! * popcount(mask[doc]!);
-        if (top.length === k && score <= top[k - 1]!.score) continue;
-        let i = top.length < k ? top.length : k - 1;
-        while (i > 0 && top[i - 1]!.score < score) i--;
-        top.splice(i, 0, { id, score });
-        if (top.length > k) top.pop();
-      }
-      return top;
+      const ids = m._documentIds;
+      return bestByMatchedTerms(touched, acc, mask, k, (doc) => ids.get(doc) as number, allow);
     } finally {
       for (const doc of touched) mask[doc] = 0;
     }
   }
+}
+
+/** One query term's BM25+ contribution to a unit (MiniSearch's formula, BM25_PARAMS). */
+function bm25PlusTerm(idf: number, tf: number, length: number, avgLength: number): number {
+  const { k: k1, b, d } = BM25_PARAMS;
+  return idf * (d + (tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * length) / avgLength)));
+}
+
+/**
+ * The k best units of a BM25+ search: summed term scores times the number of distinct query
+ * terms matched (bits of `mask`). Best first; equal scores keep first-seen order, as
+ * MiniSearch's stable sort does.
+ */
+function bestByMatchedTerms(touched: readonly number[], acc: Float64Array, mask: Uint32Array, k: number, idOf: (doc: number) => number, allow?: Allow): Hit[] {
+  const top: Hit[] = [];
+  for (const doc of touched) {
+    const id = idOf(doc);
+    if (allow && !allow(id)) continue;
+    const score = acc[doc]! * popcount(mask[doc]!);
+    if (top.length === k && score <= top[k - 1]!.score) continue;
+    let i = top.length < k ? top.length : k - 1;
+    while (i > 0 && top[i - 1]!.score < score) i--;
+    top.splice(i, 0, { id, score });
+    if (top.length > k) top.pop();
+  }
+  return top;
 }
 
 /** The parts of MiniSearch 7's index the fast path reads (checked at run time, tested against search()). */

@@ -1,7 +1,8 @@
 import { useEffect, useMemo, useState } from 'react';
 import { openBlock, sentenceSpans, type SentenceSpan } from '../../state/controller';
 import type { BlockView, ColumnResult } from '../../worker/protocol';
-import { pagesLabel, plural, sectionPathLabel } from '../results/format';
+import { BlockSource } from '../results/BlockCard';
+import { plural } from '../results/format';
 import { shortLabel } from './labels';
 import { markSentences, pairOverlap, sentenceIds } from './overlap';
 import { Swatch } from './OverlapStrip';
@@ -141,21 +142,9 @@ interface BlockProps {
 
 function CompareBlock({ block, rank, column, other, spans }: BlockProps) {
   const pieces = useMemo(() => (spans ? markSentences(block, spans, other) : [{ text: block.text, mark: null }]), [block, spans, other]);
-  const path = sectionPathLabel(block.sectionPath, block.docTitle);
-  const pages = pagesLabel(block.pageStart, block.pageEnd);
   return (
     <article className="block compare-block" aria-label={`Block ${rank} from ${block.docTitle}`} data-sentences={`${block.sentences.start}-${block.sentences.end}`}>
-      <header className="block-source">
-        <span className="block-rank">#{rank}</span> <span className="block-doc">{block.docTitle}</span>
-        {path && <span className="block-path"> · {path}</span>}
-        {pages && <span className="block-pages"> · {pages}</span>}
-      </header>
-      {block.header && (
-        <blockquote className="block-header">
-          <span className="label">header</span>
-          {block.header}
-        </blockquote>
-      )}
+      <BlockSource block={block} rank={rank} />
       {/* Document text as text nodes only, never as HTML. */}
       <div className="block-text compare-text" tabIndex={0} aria-label={`Text of block ${rank}, sentences marked`} role="group">
         {pieces.map((p, i) =>

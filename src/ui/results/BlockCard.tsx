@@ -23,8 +23,6 @@ export const BlockCard = memo(function BlockCard({ block, column, rank, selected
       open();
     }
   };
-  const pages = pagesLabel(block.pageStart, block.pageEnd);
-  const path = sectionPathLabel(block.sectionPath, block.docTitle);
   const pieces = splitByHits(block.text, block.hitSpans);
   const provenance = provenanceParts(block.provenance, block.tokens);
   return (
@@ -38,17 +36,7 @@ export const BlockCard = memo(function BlockCard({ block, column, rank, selected
       onClick={open}
       onKeyDown={onKeyDown}
     >
-      <header className="block-source">
-        <span className="block-rank">#{rank}</span> <span className="block-doc">{block.docTitle}</span>
-        {path && <span className="block-path"> · {path}</span>}
-        {pages && <span className="block-pages"> · {pages}</span>}
-      </header>
-      {block.header && (
-        <blockquote className="block-header">
-          <span className="label">header</span>
-          {block.header}
-        </blockquote>
-      )}
+      <BlockSource block={block} rank={rank} />
       <div className="block-text">
         {pieces.map((p, i) => (p.hit ? <mark key={i}>{p.text}</mark> : <span key={i}>{p.text}</span>))}
       </div>
@@ -83,3 +71,24 @@ export const BlockCard = memo(function BlockCard({ block, column, rank, selected
     </article>
   );
 });
+
+/** Where a block comes from (rank, document, section path, pages) and its contextual header, as every block card shows them. */
+export function BlockSource({ block, rank }: { block: BlockView; rank: number }) {
+  const path = sectionPathLabel(block.sectionPath, block.docTitle);
+  const pages = pagesLabel(block.pageStart, block.pageEnd);
+  return (
+    <>
+        <header className="block-source">
+          <span className="block-rank">#{rank}</span> <span className="block-doc">{block.docTitle}</span>
+          {path && <span className="block-path"> · {path}</span>}
+          {pages && <span className="block-pages"> · {pages}</span>}
+        </header>
+        {block.header && (
+          <blockquote className="block-header">
+            <span className="label">header</span>
+            {block.header}
+          </blockquote>
+        )}
+    </>
+  );
+}
