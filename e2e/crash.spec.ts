@@ -1,4 +1,8 @@
 import { expect, test } from '@playwright/test';
+import { documentFromText } from '../src/core/documents/load';
+import { RetrievalEngine } from '../src/core/engine';
+import { exportBundle } from '../src/core/export/bundle';
+import { zipBundle } from '../src/worker/bundle-zip';
 
 const md = (name: string, body: string) => ({ name, mimeType: 'text/markdown', buffer: Buffer.from(`# ${name}\n\n${body}`) });
 
@@ -56,4 +60,34 @@ test('with a storage quota of one byte the app keeps working in memory and says 
   await page.getByLabel('Question').fill('Where do quolls live?');
   await page.getByRole('button', { name: 'Ask' }).click();
   await expect(page.getByRole('region', { name: /^Sentence hits/ }).locator('mark').first()).toContainText('Quolls');
+});
+
+test('the tab closes while a bundle import is being stored: after a reload the page names it, and what was stored before is kept', async ({ page }) => {
+  test.setTimeout(120_000);
+  // A small BM25-only bundle, made in Node the way the app exports one.
+  const engine = new RetrievalEngine();
+  engine.addDocuments([documentFromText('# Bundled\n\nBundled documents mention the word okapi.', 'bundled.md', 'md')]);
+  const { files } = await exportBundle(engine, { strategy: 'window', params: { retriever: 'bm25' }, questions: [{ question: 'okapi' }], labVersion: 'e2e' });
+  const zip = Buffer.from(await (await zipBundle(files)).arrayBuffer());
+
+  // #faults: a bundle named __crash__ is read and adopted, then never stored, as if the tab closed then.
+  await page.goto('/?em=none#faults');
+  await page.locator('input[type=file]').setInputFiles([md('kept.md', 'Kept documents mention the word quokka.')]);
+  const list = page.getByRole('list', { name: 'Indexed documents' });
+  await expect(list.locator('li.doc:not(.pending)')).toHaveCount(1, { timeout: 30_000 });
+  await page.locator('input[type=file]').setInputFiles([{ name: '__crash__bundle.zip', mimeType: 'application/zip', buffer: zip }]);
+  // The import's corpus is searchable while it is being stored.
+  await expect(list.locator('li.doc:not(.pending)')).toHaveCount(2, { timeout: 30_000 });
+  await page.reload();
+  await expect(page.getByText("The bundle '__crash__bundle.zip' was still being stored when the page closed: drop it again.")).toBeVisible({ timeout: 30_000 });
+  await expect(list.locator('li.doc:not(.pending)')).toHaveCount(1, { timeout: 30_000 });
+  await expect(list).toContainText('kept.md');
+
+  // Dropped again, it is imported and kept; the notice goes.
+  await page.locator('input[type=file]').setInputFiles([{ name: 'bundle.zip', mimeType: 'application/zip', buffer: zip }]);
+  await expect(page.locator('.bundle-import')).toContainText('Imported bundle.zip', { timeout: 30_000 });
+  await expect(page.getByText('was still being stored')).toHaveCount(0);
+  await page.reload();
+  await expect(list.locator('li.doc:not(.pending)')).toHaveCount(2, { timeout: 30_000 });
+  await expect(page.getByText('was still being stored')).toHaveCount(0);
 });

@@ -6,6 +6,11 @@
  * paragraphs and number the title); vectors are random unit vectors put in through
  * engine.importVectors (sentence, leaf and naive-chunk kinds, as the app embeds all three);
  * query vectors are random too (RandomEmbedder), so times are retrieval only.
+ *
+ * Memory is measured part by part (`memory.parts`, bytes per sentence: each part's heap +
+ * array-buffer growth after gc as it is built: corpus, each kind's vectors, each kind's BM25
+ * index, the rest made by the first search) and, with --drift N, over N different questions and
+ * N slider moves after the timings (`memoryDrift`: bounded caches keep it flat).
  */
 import { writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -13,6 +18,7 @@ import { parseArgs } from 'node:util';
 import { AutoTokenizer, env } from '@huggingface/transformers';
 import { documentFromText } from '../../src/core/documents/load';
 import { RetrievalEngine } from '../../src/core/engine';
+import { vectorIndexFactory } from '../../src/core/index/backends';
 import { retrievalParams, STRATEGIES, type RetrievalParams, type StrategyName, type UnitKind } from '../../src/core/retrieve/params';
 import { ApproxTokenCounter, ModelTokenCounter, type TokenCounter } from '../../src/core/segment/tokens';
 import { commonSection, sectionPath } from '../../src/core/structure/corpus';
@@ -20,9 +26,10 @@ import type { ContextBlock } from '../../src/core/types';
 import type { ColumnSpec } from '../../src/worker/protocol';
 import { articleCopy, bareScan, columnsFor, percentile, pickModel, RandomEmbedder, randomUnits, round, squadArticles, squadQuestions } from './common';
 
-const { values } = parseArgs({ options: { n: { type: 'string' }, out: { type: 'string' }, queries: { type: 'string' }, approx: { type: 'boolean' } } });
+const { values } = parseArgs({ options: { n: { type: 'string' }, out: { type: 'string' }, queries: { type: 'string' }, approx: { type: 'boolean' }, drift: { type: 'string' } } });
 const N = Number(values.n ?? 10000);
 const NQ = Number(values.queries ?? 30);
+const DRIFT = Number(values.drift ?? 0);
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with node --expose-gc');
 
@@ -53,16 +60,34 @@ const embedder = new RandomEmbedder(tokens, dim);
 // ---- build (memory measured around it) ---------------------------------------------------
 const before = mem();
 const t0 = performance.now();
-const engine = new RetrievalEngine({ embedder });
+// The app's default vector backend (`auto`: exact below 20,000 vectors of a kind, 1-bit codes + float16 rows from there).
+const engine = new RetrievalEngine({ embedder, vectorIndex: vectorIndexFactory('auto') });
 let rep = 0;
+// Documents go in 200 at a time: each addDocuments call also walks the whole corpus (structure/units.ts),
+// so one call per document is quadratic (a 1M-sentence corpus would take hours).
+let batch: ReturnType<typeof documentFromText>[] = [];
 outer: for (;;) {
   for (const a of articles) {
-    engine.addDocuments([documentFromText(articleCopy(a, rep), `${a.title} ${rep}.md`, 'md')]);
+    batch.push(documentFromText(articleCopy(a, rep), `${a.title} ${rep}.md`, 'md'));
+    if (batch.length < 200 && engine.corpus.sentences.length + batch.length * 40 < N) continue;
+    engine.addDocuments(batch);
+    batch = [];
     if (engine.corpus.sentences.length >= N) break outer;
   }
   rep++;
 }
 const buildMs = performance.now() - t0;
+const parts: Record<string, number> = {};
+let mark = mem();
+/** The growth since the last mark, as a part (bytes per sentence). */
+const part = (name: string) => {
+  const now = mem();
+  parts[name] = (now.total - mark.total) / engine.corpus.sentences.length;
+  mark = now;
+};
+let docChars = 0;
+for (const d of engine.corpus.docs) docChars += (d as { text?: string }).text?.length ?? 0;
+parts.corpus = (mark.total - before.total) / engine.corpus.sentences.length;
 say(`corpus built in ${(buildMs / 1000).toFixed(1)} s`);
 const n = engine.corpus.sentences.length;
 const t1 = performance.now();
@@ -73,13 +98,19 @@ for (const [i, kind] of kinds.entries()) {
   let v: Float32Array | null = randomUnits(engine.unitCount(kind), dim, 1000 + i);
   await engine.importVectors(kind, v);
   v = null;
+  part(`vectors ${kind}`);
 }
 const importMs = performance.now() - t1;
 // BM25 indexes are built on the first search of each unit kind (as in the app).
 const t2 = performance.now();
+for (const kind of kinds) {
+  engine.lexicalIndex(kind);
+  part(`bm25 ${kind}`);
+}
 await engine.search('warm up the lexical indexes', [...STRATEGIES], retrievalParams({ retriever: 'hybrid' }));
 const bm25Ms = performance.now() - t2;
 say(`BM25 built in ${(bm25Ms / 1000).toFixed(1)} s`);
+part('first search (other lazily built parts, scratch)');
 const after = mem();
 let textBytes = 0;
 for (const s of engine.corpus.sentences) textBytes += 2 * (s.end - s.start);
@@ -96,6 +127,8 @@ const memory = {
   rawBytesPerSentence: (vectorBytes + textBytes) / n,
   ratio: delta / (vectorBytes + textBytes),
   allKindVectorBytesPerSentence: (Object.values(units).reduce((a, b) => a + b, 0) * dim * 4) / n,
+  /** Bytes per sentence by part, in the order built; `corpus` includes the document texts (`documentTextBytes`, UTF-16). */
+  parts: { ...parts, documentTextBytes: (2 * docChars) / n },
 };
 
 // ---- what the worker does for one column (lab.ts search + view) ---------------------------
@@ -184,11 +217,27 @@ const sliders = {
   'adaptive (threshold → +0.1)': await slider(NQ, 'adaptive', (p) => ({ ...p, adaptive: { ...p.adaptive, threshold: p.adaptive.threshold + 0.1 } })),
 };
 
+// ---- memory drift: many different questions and slider moves on the built engine -------------
+let memoryDrift: { questions: number; sliderMoves: number; startBytes: number; endBytes: number; ratio: number } | null = null;
+if (DRIFT > 0) {
+  const start = mem();
+  const p1 = retrievalParams({ retriever: 'hybrid' });
+  for (let i = 0; i < DRIFT; i++) await engine.search(`${nextQuestion()} drift ${i}`, ['window'], p1);
+  for (let i = 0; i < DRIFT; i++) {
+    const p = { ...p1, window: { ...p1.window, before: 1 + (i % 6), after: 1 + ((i >> 1) % 6) } };
+    await engine.search(`${questions[i % 50]} drift`, ['window'], p);
+  }
+  const end = mem();
+  // Against what the engine holds (its growth from before the build).
+  memoryDrift = { questions: DRIFT, sliderMoves: DRIFT, startBytes: start.total - before.total, endBytes: end.total - before.total, ratio: (end.total - start.total) / (start.total - before.total) };
+  say(`memory drift over ${DRIFT} questions + ${DRIFT} slider moves: ${(memoryDrift.ratio * 100).toFixed(2)} %`);
+}
+
 const out = {
   n,
   documents: engine.corpus.docs.length,
   tokenCounter: counterName,
-  vectors: 'random unit vectors (engine.importVectors for sentence, leaf and chunk); random query vectors (no model call)',
+  vectors: "random unit vectors (engine.importVectors for sentence, leaf and chunk) in the app's `auto` vector index; random query vectors (no model call)",
   buildMs,
   importMs,
   bm25BuildMs: bm25Ms,
@@ -196,6 +245,7 @@ const out = {
   scan,
   query,
   slider: sliders,
+  memoryDrift,
 };
 const json = JSON.stringify(out, (_, v) => (typeof v === 'number' && !Number.isInteger(v) ? round(v, 3) : v), 1);
 if (values.out) writeFileSync(values.out, json);

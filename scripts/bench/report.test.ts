@@ -45,10 +45,11 @@ const run = (n: number): NodeBench => ({
   buildMs: 100,
   importMs: 5,
   bm25BuildMs: 50,
-  memory: { sentences: n, units: { sentence: n }, deltaBytes: 1, heapDelta: 1, externalDelta: 1, bytesPerSentence: 6501, rawBytesPerSentence: 1846, ratio: 3.52, allKindVectorBytesPerSentence: 2430 },
+  memory: { sentences: n, units: { sentence: n }, deltaBytes: 1, heapDelta: 1, externalDelta: 1, bytesPerSentence: n >= 1_000_000 ? 2600 : 6501, rawBytesPerSentence: 1846, ratio: n >= 1_000_000 ? 1.41 : 3.52, allKindVectorBytesPerSentence: 2430, parts: { corpus: 900, 'vectors sentence': 768 } },
   scan: { p50Ms: 75, p95Ms: 90 },
   query: { 'window / hybrid': { p50Ms: 100, p95Ms: 120, ratioToScan: 1.33 } },
-  slider: { topK: { p50Ms: 4.5, p95Ms: 6.9 } },
+  slider: { topK: { p50Ms: n >= 1_000_000 ? 9 : 4.5, p95Ms: 6.9 } },
+  memoryDrift: n >= 1_000_000 ? null : { questions: 1000, sliderMoves: 1000, startBytes: 100, endBytes: 101, ratio: 0.01 },
 });
 
 const full: BenchInputs = {
@@ -63,13 +64,13 @@ const full: BenchInputs = {
     ),
   },
   indexingError: null,
-  engineRuns: [run(10_000), run(100_000)],
+  engineRuns: [run(10_000), run(100_000), run(1_000_000)],
   backends: [
     { n: 1000, backend: 'flat', buildMs: 4, queryP50Ms: 0.7, queryP95Ms: 1, indexBytes: 1, measuredBytes: 1, recallAt10: 1 },
     { n: 1000, backend: 'voy', skipped: 'over the cap' },
   ],
   exports: [{ n: 10058, exportMs: 18000, importMs: 3000, bundleBytes: 200, rawBytes: 100, ratio: 2, parquetBytes: 30, jsonlBytes: 70, sqlBytes: 100 }],
-  browserImport: { model: 'm', dim: 384, rows: [{ sentences: 10000, zipBytes: 1, fileBytes: 1, makeMs: 1, dropToImportedMs: 6000, dropToFirstResultMs: 6300, workerImportMs: 5000 }] as never },
+  browserImport: { model: 'm', dim: 384, rows: [{ sentences: 10000, zipBytes: 1, fileBytes: 1, makeMs: 1, dropToSentMs: 10, dropToImportedMs: 6000, dropToFirstResultMs: 6300, workerImportMs: 5000, workerPhasesMs: { unzip: 50, read: 3000, store: 1900 }, workerReadPartsMs: { tables: 1300, bm25: 800 }, reloadToRestoredMs: 1200, reloadToFirstResultMs: 1500 }] as never },
   cold: { model: 'm', pdf: 'p.pdf', pages: 48, pageLoadToModelReadyMs: 1, dropToFirstBm25Ms: 1700, dropToFirstVectorMs: 7100, dropToAllEmbeddedMs: null, longTasks: { count: 0, totalMs: 0, maxMs: 0, over200Ms: 0 }, crossOriginIsolated: true },
   coldError: null,
   scale: [
@@ -81,6 +82,10 @@ const full: BenchInputs = {
       exact: { buildMs: 2500, bytesPerVector: 1536, queryP50Ms: 1146, queryP95Ms: 1585, filteredP50Ms: 357 },
       ann: { buildMs: 11000, bytesPerVector: 1588, queryP50Ms: 112, queryP95Ms: 181, filteredP50Ms: 41, recallAt10: 0.989, filteredRecallAt10: 0.985 },
       answers: { questions: 92, exact: 0.51, ann: 0.5, delta: -0.01 },
+      rows: {
+        float16: { bytesPerVector: 820, queryP50Ms: 112, recallAt10: 0.989, answerInContextDelta: -0.01, maxScoreDiff: 0.0004 },
+        int8: { bytesPerVector: 440, queryP50Ms: 110, recallAt10: 0.98, answerInContextDelta: -0.01, maxScoreDiff: 0.004 },
+      },
     },
     { n: 100_000, skipped: 'over the 600 s cap' },
   ],
@@ -92,7 +97,7 @@ describe('npm run bench --json: the fields the README documents', () => {
   const reports = [benchReport(full), benchReport(empty)];
 
   it('the README documents the fields other tools read', () => {
-    for (const f of ['indexing.ratio', 'query100k[name].ratioToScan', 'sliderMs100k.p50Ms', 'memoryRatio100k', 'bytesPerSentence100k']) expect(fields.has(f), f).toBe(true);
+    for (const f of ['indexing.ratio', 'query100k[name].ratioToScan', 'sliderMs100k.p50Ms', 'memoryRatio100k', 'bytesPerSentence100k', 'query1m[name].p50Ms', 'sliderMs1m.p50Ms', 'bytesPerSentence1m', 'memoryRatio1m', 'memoryDrift.ratio', 'memory100k.parts']) expect(fields.has(f), f).toBe(true);
   });
 
   it('every top-level field of the report is documented', () => {
@@ -115,7 +120,15 @@ describe('npm run bench --json: the fields the README documents', () => {
     expect(r.sliderMs100k.p50Ms).toBe(4.5);
     expect(r.memoryRatio100k).toBe(3.52);
     expect(r.querySentences).toBe(100_000);
-    expect(Object.keys(r.queryBySize)).toEqual(['10000', '100000']);
+    expect(Object.keys(r.queryBySize)).toEqual(['10000', '100000', '1000000']);
+    // The 1M engine run fills the "1m" fields and leaves the "100k" ones to the 100k run.
+    expect(r.memoryRatio1m).toBe(1.41);
+    expect(r.bytesPerSentence1m).toBe(2600);
+    expect(r.sliderMs1m.p50Ms).toBe(9);
+    expect(r.query1m['window / hybrid'].p50Ms).toBe(100);
+    expect(r.memoryDrift.ratio).toBe(0.01);
+    expect(r.memory100k.parts.corpus).toBe(900);
+    expect(benchReport({ ...full, engineRuns: [run(100_000)] }).query1m).toBeNull();
     expect(r.ann1m).toMatchObject({ n: 1_000_000, recallAt10: 0.989, answerInContextDelta: -0.01, queryP50Ms: 112, exactQueryP50Ms: 1146 });
     expect(r.scaleBySize['100000'].skipped).toBe('over the 600 s cap');
     expect((benchReport(empty) as unknown as Record<string, unknown>).ann1m).toBeNull();

@@ -18,10 +18,21 @@ export interface NodeBench {
   buildMs: number;
   importMs: number;
   bm25BuildMs: number;
-  memory: { sentences: number; units: Record<string, number>; deltaBytes: number; heapDelta: number; externalDelta: number; bytesPerSentence: number; rawBytesPerSentence: number; ratio: number; allKindVectorBytesPerSentence: number };
+  memory: { sentences: number; units: Record<string, number>; deltaBytes: number; heapDelta: number; externalDelta: number; bytesPerSentence: number; rawBytesPerSentence: number; ratio: number; allKindVectorBytesPerSentence: number; parts?: Record<string, number> };
   scan: { p50Ms: number; p95Ms: number };
   query: Record<string, { p50Ms: number; p95Ms: number; ratioToScan: number }>;
   slider: Record<string, { p50Ms: number; p95Ms: number }>;
+  /** Memory after many different questions and slider moves (node-bench --drift N); null when not run. */
+  memoryDrift?: MemoryDrift | null;
+}
+
+export interface MemoryDrift {
+  questions: number;
+  sliderMoves: number;
+  startBytes: number;
+  endBytes: number;
+  /** (end − start) ÷ start: the goal is within ±0.05. */
+  ratio: number;
 }
 
 /** One vector-index backend at one size (backend-one.ts). */
@@ -85,6 +96,11 @@ export interface BenchReport {
   bytesPerSentence100k: number | null;
   memoryRatio100k: number | null;
   memory100k: NodeBench['memory'] | null;
+  memoryDrift: MemoryDrift | null;
+  query1m: Record<string, Latency & { ratioToScan: number }> | null;
+  sliderMs1m: (Partial<Latency> & { byChange: NodeBench['slider'] }) | null;
+  bytesPerSentence1m: number | null;
+  memoryRatio1m: number | null;
   backends: BackendRow[];
   exportBySize: Record<string, ExportRow>;
   browserImportBySize: Record<string, BrowserImportRow>;
@@ -115,7 +131,11 @@ export function benchReport(i: BenchInputs): BenchReport {
   const run = (mode: string, t: number) => i.indexing?.runs.find((r) => r.mode === mode && r.threads === t);
   const app2 = run('app', 2);
   const bare2 = run('bare', 2);
-  const big = i.engineRuns.at(-1);
+  // The "100k" fields hold the largest run up to 100k sentences; the "1m" fields a run of 1M or more.
+  const big = i.engineRuns.filter((r) => r.n < 1_000_000).at(-1);
+  const million = i.engineRuns.find((r) => r.n >= 1_000_000);
+  const queryOf = (r: NodeBench) => Object.fromEntries(Object.entries(r.query).map(([k, v]) => [k, { p50Ms: v.p50Ms, p95Ms: v.p95Ms, ratioToScan: v.ratioToScan }]));
+  const sliderOf = (r: NodeBench) => ({ ...(Object.values(r.slider)[0] ?? {}), byChange: r.slider });
   return {
     machine: i.machine,
     model: i.model,
@@ -130,14 +150,19 @@ export function benchReport(i: BenchInputs): BenchReport {
           inWorker: i.indexing.worker,
         }
       : { error: i.indexingError ?? 'not run' },
-    query100k: big ? Object.fromEntries(Object.entries(big.query).map(([k, v]) => [k, { p50Ms: v.p50Ms, p95Ms: v.p95Ms, ratioToScan: v.ratioToScan }])) : null,
+    query100k: big ? queryOf(big) : null,
     queryScan100k: big?.scan ?? null,
     querySentences: big?.n ?? null,
     queryBySize: Object.fromEntries(i.engineRuns.map((r) => [r.n, { scan: r.scan, query: r.query, buildMs: r.buildMs, bm25BuildMs: r.bm25BuildMs }])),
-    sliderMs100k: big ? { ...(Object.values(big.slider)[0] ?? {}), byChange: big.slider } : null,
+    sliderMs100k: big ? sliderOf(big) : null,
     bytesPerSentence100k: big?.memory.bytesPerSentence ?? null,
     memoryRatio100k: big?.memory.ratio ?? null,
     memory100k: big?.memory ?? null,
+    memoryDrift: big?.memoryDrift ?? null,
+    query1m: million ? queryOf(million) : null,
+    sliderMs1m: million ? sliderOf(million) : null,
+    bytesPerSentence1m: million?.memory.bytesPerSentence ?? null,
+    memoryRatio1m: million?.memory.ratio ?? null,
     backends: i.backends,
     exportBySize: Object.fromEntries(i.exports.map((e) => [e.n, e])),
     browserImportBySize: Object.fromEntries((i.browserImport?.rows ?? []).map((r) => [r.sentences, r])),

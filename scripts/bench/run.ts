@@ -8,7 +8,8 @@
  *  2. query latency at 10k and 100k sentences per strategy × retriever and for the app's
  *     side-by-side column set, against a bare exact scan of the same vectors (Node);
  *  3. slider latency at 100k (retrieval-only change on cached candidates);
- *  4. memory per indexed sentence at 100k against its raw size;
+ *  4. memory per indexed sentence at 100k (by part, and its drift over 1,000 questions and
+ *     1,000 slider moves) and at 1M against its raw size; 2–4 at 1M sentences too (not --quick);
  *  5. FlatIndex vs VoyIndex at 1k, 10k, 100k;
  *  7. (printed after 6) export and import of a bundle at 10k and 100k sentences (Node);
  *  6. cold start of the built app: drop a 48-page PDF, time to the first BM25 and vector
@@ -70,12 +71,14 @@ console.log(`machine: ${machine}`);
 console.log(`model:   ${model.label}${quick ? '\nQUICK run: smaller sizes, fewer queries' : ''}`);
 
 // ---- 2–4: engine in Node -------------------------------------------------------------------
-const sizes = !want('engine') ? [] : quick ? [2000, 10000] : [10000, 100000];
+const sizes = !want('engine') ? [] : quick ? [2000, 10000] : [10000, 100000, 1_000_000];
 const engineRuns: NodeBench[] = [];
 for (const n of sizes) {
   log(`engine at ${n} sentences (Node, random unit vectors)…`);
   const out = join(CACHE, `engine-${n}.json`);
-  const r = await child('node-bench.ts', ['--n', String(n), '--queries', quick ? '10' : n >= 100000 ? '20' : '30', '--out', out], 480);
+  // The memory drift runs on the largest size up to 100k (a million-sentence run is long enough without it).
+  const drift = n === sizes.filter((x) => x < 1_000_000).at(-1) ? (quick ? 200 : 1000) : 0;
+  const r = await child('node-bench.ts', ['--n', String(n), '--queries', quick ? '10' : n >= 1_000_000 ? '10' : n >= 100000 ? '20' : '30', '--drift', String(drift), '--out', out], n >= 1_000_000 ? 3600 : 900);
   if (!r.ok) {
     log(`  engine at ${n}: ${r.reason}`);
     continue;
@@ -141,7 +144,8 @@ if (browser) {
 }
 
 // ---- report ------------------------------------------------------------------------------------
-const big = engineRuns.at(-1);
+const big = engineRuns.filter((r) => r.n < 1_000_000).at(-1);
+const million = engineRuns.find((r) => r.n >= 1_000_000);
 console.log('');
 if (indexing) {
   const runOf = (mode: string, t: number) => indexing!.runs.find((r) => r.mode === mode && r.threads === t);
@@ -166,17 +170,27 @@ for (const run of engineRuns) {
   console.log(renderTable(['strategy / retriever', 'p50 ms', 'p95 ms', 'p50 / scan p50'], Object.entries(run.query).map(([k, v]) => [k, fmt(v.p50Ms, 2), fmt(v.p95Ms, 2), fmt(v.ratioToScan, 2)])));
   console.log('   ("all columns" = the 9 columns of columnsFor(base) as lab.ts searches them, block views included; query fusion has no LLM variants and reranking no reranker, as in a fresh app)\n');
 }
-if (big) {
-  console.log(`3. Slider latency at ${big.n.toLocaleString('en')} sentences (retriever vector; retrieval-only change, candidates cached)`);
-  console.log(renderTable(['change', 'p50 ms', 'p95 ms'], Object.entries(big.slider).map(([k, v]) => [k, fmt(v.p50Ms, 2), fmt(v.p95Ms, 2)])));
-  const m = big.memory;
-  console.log(`\n4. Memory at ${big.n.toLocaleString('en')} sentences (heap + external growth after gc, whole engine: documents, corpus, chunk tree, BM25 for 3 unit kinds, vectors for 3 unit kinds)`);
+for (const run of [big, million]) {
+  if (!run) continue;
+  console.log(`3. Slider latency at ${run.n.toLocaleString('en')} sentences (retriever vector; retrieval-only change, candidates cached)`);
+  console.log(renderTable(['change', 'p50 ms', 'p95 ms'], Object.entries(run.slider).map(([k, v]) => [k, fmt(v.p50Ms, 2), fmt(v.p95Ms, 2)])));
+  console.log('');
+}
+for (const run of [big, million]) {
+  if (!run) continue;
+  const m = run.memory;
+  console.log(`4. Memory at ${run.n.toLocaleString('en')} sentences (heap + array buffers grown, after gc; whole engine: documents, corpus, chunk tree, BM25 for 3 unit kinds, vectors for 3 unit kinds; float16 rows from 20,000 vectors of a kind)`);
   console.log(
     renderTable(
-      ['bytes / sentence', 'raw bytes / sentence (384×4 + UTF-16 text)', 'ratio', 'of which vectors of all 3 kinds', 'heap MB', 'external MB'],
+      ['bytes / sentence', 'raw bytes / sentence (384×4 + UTF-16 text)', 'ratio', 'float32 vectors of all 3 kinds would be', 'heap MB', 'external MB'],
       [[fmt(m.bytesPerSentence, 0), fmt(m.rawBytesPerSentence, 0), fmt(m.ratio, 2), fmt(m.allKindVectorBytesPerSentence, 0), fmt(m.heapDelta / 2 ** 20, 0), fmt(m.externalDelta / 2 ** 20, 0)]],
     ),
   );
+  if (m.parts) console.log(renderTable(['part (in the order built)', 'bytes / sentence'], Object.entries(m.parts).map(([k, v]) => [k, fmt(v, 0)])));
+  if (run.memoryDrift) {
+    const d = run.memoryDrift;
+    console.log(`   after ${d.questions} different questions and ${d.sliderMoves} slider moves: ${fmt(d.startBytes / 2 ** 20, 0)} → ${fmt(d.endBytes / 2 ** 20, 0)} MB (${fmt(d.ratio * 100, 2)} %)`);
+  }
   console.log('');
 }
 if (backends.length) {

@@ -37,6 +37,13 @@ export interface ScaleRow {
   ann: IndexStats & { recallAt10: number; filteredRecallAt10: number };
   /** Sentence-level answer-in-context of the top 10 (see the top of this file); null without texts. */
   answers: { questions: number; exact: number; ann: number; delta: number } | null;
+  /**
+   * How the approximate index keeps its rows at this size (float32 below 20,000 vectors, float16
+   * from there) and the same index with int8 rows + a scale per row, against the exact scan:
+   * bytes per vector, query p50, recall@10, answer-in-context delta and the largest difference
+   * of a returned score from its exact float32 cosine.
+   */
+  rows?: Record<string, { bytesPerVector: number; queryP50Ms: number; recallAt10: number; answerInContextDelta: number | null; maxScoreDiff: number }>;
 }
 
 /** Texts to score answer-in-context: the real sentences, and each question's gold answers (null: not a QA question). */
@@ -199,7 +206,28 @@ export function scaleRow(real: RealVectors, n: number, nq: number, say: (s: stri
   // Codes are made on the first search: time it as part of the build.
   bits.search(queries.subarray(0, dim), 10);
   const annBuild = performance.now() - t;
-  say(`ann built in ${(annBuild / 1000).toFixed(1)} s`);
+  say(`ann built in ${(annBuild / 1000).toFixed(1)} s (${bits.rowFormat} rows)`);
+  const rows: NonNullable<ScaleRow['rows']> = {};
+  const maxDiff = (got: Hit[][]) => {
+    let m = 0;
+    got.forEach((hs, i) => {
+      const truth = new Map(exact.hits[i]!.map((h) => [h.id, h.score]));
+      for (const h of hs) if (truth.has(h.id)) m = Math.max(m, Math.abs(h.score - truth.get(h.id)!));
+    });
+    return m;
+  };
+  const rowStats = (idx: BitScanIndex, r: ReturnType<typeof timeQueries>) => {
+    const a = key ? answerInContext(key, picked, r.hits) : null;
+    const e = key ? answerInContext(key, picked, exact.hits) : null;
+    return { bytesPerVector: idx.memoryBytes() / n, queryP50Ms: r.p50, recallAt10: recall(exact.hits, r.hits), answerInContextDelta: a && e ? a.rate - e.rate : null, maxScoreDiff: maxDiff(r.hits) };
+  };
+  if (bits.rowFormat !== 'float32') {
+    const int8 = new BitScanIndex(dim, { rows: 'int8' });
+    int8.add(data);
+    int8.search(queries.subarray(0, dim), 10);
+    rows.int8 = rowStats(int8, timeQueries(int8, queries, dim));
+    say(`int8 rows: recall@10 ${rows.int8.recallAt10.toFixed(3)}, max score diff ${rows.int8.maxScoreDiff.toExponential(2)}`);
+  }
   data = new Float32Array(0);
   const ann = timeQueries(bits, queries, dim);
   const annF = timeQueries(bits, queries, dim, every3rd);
@@ -221,6 +249,7 @@ export function scaleRow(real: RealVectors, n: number, nq: number, say: (s: stri
       filteredRecallAt10: recall(exactF.hits, annF.hits),
     },
     answers: exactAnswers && annAnswers ? { questions: exactAnswers.questions, exact: exactAnswers.rate, ann: annAnswers.rate, delta: annAnswers.rate - exactAnswers.rate } : null,
+    rows: { [bits.rowFormat]: rowStats(bits, ann), ...rows },
   };
   say(`ann: p50 ${ann.p50.toFixed(1)} ms, recall@10 ${row.ann.recallAt10.toFixed(3)}, filtered ${row.ann.filteredRecallAt10.toFixed(3)}`);
   return row;

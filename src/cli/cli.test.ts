@@ -204,6 +204,8 @@ describe.concurrent('rag-lab eval', () => {
       ['eval', '--data', SQUAD, '--top-k', '0'],
       ['eval', '--data', SQUAD, '--analyzer', 'porter'],
       ['eval', '--data', SQUAD, '--bm25', 'bm42'],
+      ['eval', '--data', SQUAD, '--packed-size', '0'],
+      ['eval', '--data', SQUAD, '--semantic-buffer', '1.5'],
     ];
     const runs = await Promise.all(cases.map((args) => cli(...args)));
     for (const [i, args] of cases.entries()) {
@@ -236,6 +238,24 @@ describe.concurrent('rag-lab eval', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^rag-lab/);
     expect(r.stdout).toContain('eval --data PATH');
+    for (const flag of ['--packed-size N', '--packed-overlap N', '--semantic-buffer N', '--semantic-percentile P']) expect(r.stdout).toContain(flag);
+  });
+
+  it('packed and semantic chunk options: errors name the option; BM25 alone gives packed blocks and says semantic chunking needs a model', async () => {
+    const md = join(dir, 'solar-chunkers.md');
+    writeFileSync(md, SOLAR);
+    const [overlap, percentile, r] = await Promise.all([
+      cli('query', 'q', md, '--packed-size', '64', '--packed-overlap', '64'),
+      cli('query', 'q', md, '--semantic-percentile', '101'),
+      cli('query', 'How do batteries store energy?', md, '--retriever', 'bm25', '--strategies', 'packed,semantic', '--packed-size', '16', '--packed-overlap', '0'),
+    ]);
+    expect(overlap.code).toBe(2);
+    expect(stderrLines(overlap)).toEqual(['error: --packed-overlap must be a whole number ≥ 0 and smaller than --packed-size (64), got 64']);
+    expect(percentile.code).toBe(2);
+    expect(stderrLines(percentile)).toEqual(['error: --semantic-percentile must be a number in [0, 100], got 101']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/== Sentence-packed chunks · bm25 · [1-9]\d* blocks/);
+    expect(r.stdout).toMatch(/== Semantic chunks · bm25 · 0 blocks · 0 tokens .*semantic chunking needs an embedding model/);
   });
 });
 

@@ -22,12 +22,14 @@ import { defaultSweep, recommend, sweep, sweepSize, type SweepPoint } from '../c
 import { CrossEncoderReranker, type Reranker } from '../core/embed/reranker';
 import { ANALYZERS } from '../core/index/analyzer';
 import { BM25_VARIANTS, DEFAULT_LEXICAL, lexicalLabel, type LexicalParams } from '../core/index/lexical-index';
-import { retrievalParams, type RetrievalParams, type StructureParams, type UnitKind } from '../core/retrieve/params';
+import { retrievalParams, UNIT_KINDS, type RetrievalParams, type StructureParams, type UnitKind } from '../core/retrieve/params';
 import { RETRIEVERS, type RetrieverName } from '../core/retrieve/retrievers';
 import { PARAM_GROUPS, STRATEGIES, strategyTitle, strategyWords, SWEEP_AXES, BASELINE } from '../core/strategies/registry';
 import type { CliValues } from '../core/strategies/types';
 import { validateLevels } from '../core/structure/hierarchy';
 import { validateNaive } from '../core/structure/naive-chunks';
+import { DEFAULT_PACKED, validatePacked, type PackedChunkParams } from '../core/structure/packed-chunks';
+import { DEFAULT_SEMANTIC, validateSemantic, type SemanticChunkParams } from '../core/structure/semantic-chunks';
 import { readSquad } from '../core/eval/squad';
 import { sectionPath } from '../core/structure/corpus';
 import type { Document } from '../core/types';
@@ -57,6 +59,10 @@ const OPTIONS = {
   weights: { type: 'string' },
   levels: { type: 'string' },
   'chunk-size': { type: 'string' },
+  'packed-size': { type: 'string' },
+  'packed-overlap': { type: 'string' },
+  'semantic-buffer': { type: 'string' },
+  'semantic-percentile': { type: 'string' },
   headers: { type: 'boolean' },
   split: { type: 'string' },
   language: { type: 'string' },
@@ -110,6 +116,12 @@ ${PARAM_GROUPS.flatMap((g) => g.cli?.help ?? []).join('\n')}
   --rrf-c C             RRF constant (default 60)  --weights W_BM25,W_VECTOR (default 0.5,0.5)
   --levels L1,L2,L3     chunk levels in tokens (default 2048,512,128)
   --chunk-size N        naive chunk size in tokens (default 128)
+  --packed-size N       sentence-packed chunks (LlamaIndex SentenceSplitter): size in tokens (default ${DEFAULT_PACKED.size})
+  --packed-overlap N    tokens of whole sentences carried into the next packed chunk (default ${DEFAULT_PACKED.overlap})
+  --semantic-buffer N   semantic chunks (LlamaIndex SemanticSplitterNodeParser): neighbours embedded
+                        with each sentence on each side (default ${DEFAULT_SEMANTIC.buffer}); needs an embedding model
+  --semantic-percentile P
+                        break where the neighbour distance exceeds this percentile (default ${DEFAULT_SEMANTIC.percentile})
   --headers             contextual chunk headers on
   --analyzer A[,A…]     BM25 terms: ${ANALYZERS.join(' | ')} (default stem+stop; stem: Snowball
                         per language, Porter for English; +stop drops stop words)
@@ -188,9 +200,26 @@ function structure(values: Values): Partial<StructureParams> {
   return {
     ...(levels ? { chunkLevels: levels } : {}),
     naive,
+    ...chunkers(values),
     headers: { enabled: Boolean(values.headers), title: true, section: true, fields: [] },
     lexical: lexicalChoices(values)[0]!,
   };
+}
+
+/** Sentence-packed and semantic chunk options over `base` (the defaults, or a saved corpus's), validated. */
+function chunkers(values: Values, base: { packed?: PackedChunkParams; semantic?: SemanticChunkParams } = {}): { packed: PackedChunkParams; semantic: SemanticChunkParams } {
+  const p = base.packed ?? DEFAULT_PACKED;
+  const sm = base.semantic ?? DEFAULT_SEMANTIC;
+  const packed = { size: int(values['packed-size'], 'packed-size', p.size), overlap: int(values['packed-overlap'], 'packed-overlap', p.overlap) };
+  const semantic = { buffer: int(values['semantic-buffer'], 'semantic-buffer', sm.buffer), percentile: num(values['semantic-percentile'], 'semantic-percentile', sm.percentile) };
+  try {
+    validatePacked(packed);
+    validateSemantic(semantic);
+  } catch (e) {
+    // "packed.overlap must …" → "--packed-overlap must …"
+    throw new UsageError((e as Error).message.replace(/^(packed|semantic)\.(\w+)/, '--$1-$2').replace(/packed\.size/, '--packed-size'));
+  }
+  return { packed, semantic };
 }
 
 /** Every analyzer × BM25 variant asked for (--analyzer a,b --bm25 x,y), the default alone when none. */
@@ -237,7 +266,8 @@ async function makeEngine(values: Values, structureParams: Partial<StructurePara
 async function embedAll(engine: RetrievalEngine, kinds: UnitKind[], quiet = false): Promise<void> {
   if (!engine.embedder) return;
   for (const kind of kinds) {
-    const bar = quiet ? null : new ProgressBar(`embedding ${kind === "leaf" ? "leaves" : `${kind}s`}`);
+    // Semantic chunks are found first (each sentence embedded with its neighbours), then embedded.
+    const bar = quiet ? null : new ProgressBar(`embedding ${kind === 'leaf' ? 'leaves' : kind === 'packed' || kind === 'semantic' ? `${kind} chunks` : `${kind}s`}`);
     const { truncated } = await engine.embedUnits(kind, { onEmbedProgress: (p) => bar?.update(p.done, p.total) });
     if (truncated.length) process.stderr.write(`warning: ${truncated.length} ${kind}(s) exceed the model's ${engine.embedder.maxTokens}-token limit and were truncated\n`);
   }
@@ -267,6 +297,8 @@ interface SavedCorpus {
   structure: RetrievalEngine['structure'];
   docs: Document[];
   vectors: Partial<Record<UnitKind, string>>;
+  /** Semantic chunks per document (sentence ranges from its first sentence): found with the embedder, so saved with the vectors. */
+  semantic?: { start: number; end: number }[][];
 }
 
 async function cmdIndex(values: Values, files: string[]): Promise<void> {
@@ -285,11 +317,13 @@ async function cmdIndex(values: Values, files: string[]): Promise<void> {
     engine.addDocuments(docs);
   }
   const docs = engine.corpus.docs;
-  await embedAll(engine, ['sentence', 'leaf', 'chunk']);
+  // A bundle carries no packed or semantic chunks (nor their vectors): indexing from one embeds
+  // nothing, and a query over the saved corpus makes them only when its strategies need them.
+  await embedAll(engine, values.from ? ['sentence', 'leaf', 'chunk'] : [...UNIT_KINDS]);
   const vectors = Object.fromEntries(
     engine.snapshotVectors('current').map(({ key, data: v }) => [RetrievalEngine.kindOf(key), Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64')]),
   );
-  const saved: SavedCorpus = { format: 'rag-lab-corpus', version: 1, embedder: engine.embedder?.model ?? null, structure: engine.structure, docs, vectors };
+  const saved: SavedCorpus = { format: 'rag-lab-corpus', version: 1, embedder: engine.embedder?.model ?? null, structure: engine.structure, docs, vectors, ...(engine.embedder ? { semantic: engine.semanticChunks() } : {}) };
   writeFileSync(values.out, JSON.stringify(saved));
   const c = engine.corpus;
   console.log(
@@ -314,10 +348,15 @@ async function engineFromSaved(values: Values, path: string): Promise<RetrievalE
   }
   const model = values.embedder ?? (saved.embedder === TEST_EMBEDDER_ID ? 'test' : (saved.embedder ?? 'none'));
   // The analyzer and BM25 variant only change the lexical indexes: free to choose here.
-  const fresh = await makeEngine({ ...values, embedder: model }, { ...saved.structure, lexical: lexicalChoices(values)[0]! });
+  // So are the packed and semantic chunk options: a saved corpus holds no vectors of either, both are made again.
+  const fresh = await makeEngine({ ...values, embedder: model }, { ...saved.structure, ...chunkers(values, saved.structure), lexical: lexicalChoices(values)[0]! });
   fresh.addDocuments(saved.docs);
   if (fresh.embedder && fresh.embedder.model === saved.embedder) {
-    const sets = Object.entries(saved.vectors).map(([kind, b64]) => {
+    // Packed and semantic vectors fit only chunks made with the same options (flags may change them).
+    const same = (k: 'packed' | 'semantic') => JSON.stringify(fresh.structure[k]) === JSON.stringify(saved.structure[k] ?? (k === 'packed' ? DEFAULT_PACKED : DEFAULT_SEMANTIC));
+    if (saved.semantic && same('semantic')) fresh.adoptSemanticChunks(saved.semantic);
+    const usable = ([kind]: [string, unknown]) => (kind !== 'packed' || same('packed')) && (kind !== 'semantic' || (saved.semantic !== undefined && same('semantic')));
+    const sets = Object.entries(saved.vectors).filter(usable).map(([kind, b64]) => {
       const buf = Buffer.from(b64!, 'base64');
       return { key: fresh.variantKey(kind as UnitKind), dim: fresh.embedder!.dim, data: new Float32Array(buf.buffer, buf.byteOffset, buf.byteLength / 4) };
     });

@@ -2,10 +2,12 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { setupNode, SHARED_DATA } from '../node/setup';
 import { TransformersEmbedder } from './embed/transformers-embedder';
-import { RetrievalEngine, type StrategyResult } from './engine';
+import { RetrievalEngine, SEMANTIC_NEEDS_MODEL, type StrategyResult } from './engine';
 import type { EvalQuestion, EvalSet } from './eval/dataset';
 import { readSquad } from './eval/squad';
-import { STRATEGIES, type RetrieverName } from './retrieve/params';
+import { STRATEGIES, UNIT_KINDS, type RetrieverName } from './retrieve/params';
+import { packSentences } from './structure/packed-chunks';
+import { bufferedRanges, neighbourDistances, semanticGroups } from './structure/semantic-chunks';
 import type { ContextBlock } from './types';
 
 const SQUAD = `${SHARED_DATA}/squad_en/squad-dev-v1.1.from-explorer.json`;
@@ -24,7 +26,7 @@ beforeAll(async () => {
   set = readSquad(squadJson, { limitDocs: 1 });
   engine = new RetrievalEngine({ embedder });
   engine.addDocuments(set.docs);
-  for (const kind of ['sentence', 'leaf', 'chunk'] as const) await engine.embedUnits(kind);
+  for (const kind of UNIT_KINDS) await engine.embedUnits(kind);
 });
 
 /** Does the block hold one of the question's answer spans whole? */
@@ -69,7 +71,7 @@ describe('RetrievalEngine over one SQuAD article (TEST embedder)', () => {
   it('builds sentences, leaves, chunks and vectors for all of them', () => {
     expect(set.docs).toHaveLength(1);
     expect(engine.corpus.sentences.length).toBeGreaterThan(150);
-    for (const kind of ['sentence', 'leaf', 'chunk'] as const) {
+    for (const kind of UNIT_KINDS) {
       const cov = engine.vectorCoverage(kind);
       expect(cov.total).toBe(engine.unitCount(kind));
       expect(cov.done).toBe(cov.total);
@@ -137,7 +139,8 @@ describe('RetrievalEngine over one SQuAD article (TEST embedder)', () => {
         for (const r of results) {
           expect(r.retriever).toBe(retriever);
           expect(r.notes).toEqual([]);
-          expect(r.blocks.length, `${r.strategy} ${retriever}`).toBeGreaterThan(0);
+          // Semantic chunks have no size limit (LlamaIndex's have none): at 256 tokens often none fits.
+          if (r.strategy !== 'semantic') expect(r.blocks.length, `${r.strategy} ${retriever}`).toBeGreaterThan(0);
           checkBlocks(engine, r, BUDGET);
         }
       }
@@ -261,9 +264,11 @@ describe('RetrievalEngine over one SQuAD article (TEST embedder)', () => {
   it('without vectors for a unit kind, says "BM25 results only"', async () => {
     const e = new RetrievalEngine({ embedder });
     e.addDocuments(set.docs);
+    // Semantic chunks exist once found (that embeds buffered sentences, not the chunks).
+    await e.buildSemanticChunks();
     const results = await e.search(set.questions[0]!.question, STRATEGIES, { retriever: 'hybrid', budgetTokens: BUDGET });
     for (const r of results) {
-      expect(r.notes.join(' ')).toMatch(/no (sentence|leaf|chunk) vectors yet: BM25 results only/);
+      expect(r.notes.join(' ')).toMatch(/no (sentence|leaf|chunk|packed|semantic) vectors yet: BM25 results only/);
       expect(r.blocks.length).toBeGreaterThan(0);
       for (const b of r.blocks) expect(Object.keys(b.provenance.ranks)).toEqual(['bm25']);
     }
@@ -280,6 +285,12 @@ describe('RetrievalEngine without an embedder', () => {
     for (const retriever of ['hybrid', 'vector'] as const) {
       const results = await e.search(set.questions[0]!.question, STRATEGIES, { retriever, budgetTokens: BUDGET });
       for (const r of results) {
+        if (r.strategy === 'semantic') {
+          // No model, no semantic chunks: a clear note and nothing handed over.
+          expect(r.notes).toEqual([SEMANTIC_NEEDS_MODEL]);
+          expect(r.blocks).toEqual([]);
+          continue;
+        }
         expect(r.notes).toContain('no embedding model loaded: BM25 results only');
         expect(r.blocks.length).toBeGreaterThan(0);
         checkBlocks(e, r, BUDGET);
@@ -365,7 +376,7 @@ describe('RetrievalEngine incremental documents', () => {
     const both = readSquad(squadJson, { limitDocs: 2 });
     const inc = new RetrievalEngine({ embedder });
     inc.addDocuments([both.docs[0]!]);
-    for (const kind of ['sentence', 'leaf', 'chunk'] as const) await inc.embedUnits(kind);
+    for (const kind of UNIT_KINDS) await inc.embedUnits(kind);
     const before = inc.unitCount('sentence');
     inc.addDocuments([both.docs[1]!]);
     const after = inc.unitCount('sentence');
@@ -378,15 +389,15 @@ describe('RetrievalEngine incremental documents', () => {
     let embedded = 0;
     await inc.embedUnits('sentence', { onEmbedProgress: (p) => (embedded = p.total) });
     expect(embedded).toBe(after - before);
-    for (const kind of ['leaf', 'chunk'] as const) await inc.embedUnits(kind);
+    for (const kind of ['leaf', 'chunk', 'packed', 'semantic'] as const) await inc.embedUnits(kind);
 
     // The same vectors as an engine that got both documents at once.
     const once = new RetrievalEngine({ embedder });
     once.addDocuments(both.docs);
-    for (const kind of ['sentence', 'leaf', 'chunk'] as const) await once.embedUnits(kind);
+    for (const kind of UNIT_KINDS) await once.embedUnits(kind);
     const a = inc.exportVectors();
     const b = once.exportVectors();
-    for (const kind of ['sentence', 'leaf', 'chunk'] as const) {
+    for (const kind of UNIT_KINDS) {
       expect(a[kind]!.length, kind).toBe(b[kind]!.length);
       let worst = 0;
       for (let i = 0; i < a[kind]!.length; i++) worst = Math.max(worst, Math.abs(a[kind]![i]! - b[kind]![i]!));
@@ -406,10 +417,12 @@ describe('RetrievalEngine incremental documents', () => {
     const fresh = new RetrievalEngine({ embedder });
     fresh.addDocuments(set.docs);
     const saved = engine.exportVectors();
-    for (const kind of ['sentence', 'leaf', 'chunk'] as const) await fresh.importVectors(kind, saved[kind]!);
+    for (const kind of ['sentence', 'leaf', 'chunk', 'packed'] as const) await fresh.importVectors(kind, saved[kind]!);
+    // Semantic chunks are found by embedding buffered sentences: vectors alone do not bring them.
+    const carried = STRATEGIES.filter((s) => s !== 'semantic');
     const q = set.questions[7]!.question;
-    const x = await fresh.search(q, STRATEGIES, { budgetTokens: BUDGET });
-    const y = await engine.search(q, STRATEGIES, { budgetTokens: BUDGET });
+    const x = await fresh.search(q, carried, { budgetTokens: BUDGET });
+    const y = await engine.search(q, carried, { budgetTokens: BUDGET });
     expect(x.map((r) => r.blocks.map((b) => b.id))).toEqual(y.map((r) => r.blocks.map((b) => b.id)));
     await expect(fresh.importVectors('sentence', saved.sentence!.subarray(0, 128))).rejects.toThrow(/do not match/);
   });
@@ -530,14 +543,14 @@ describe('RetrievalEngine variants and removal', () => {
     const sets = readSquad(squadJson, { limitDocs: 3 });
     const all = new RetrievalEngine({ embedder });
     all.addDocuments(sets.docs);
-    for (const k of ['sentence', 'leaf', 'chunk'] as const) await all.embedUnits(k);
+    for (const k of UNIT_KINDS) await all.embedUnits(k);
     const without = await all.withoutDocuments([sets.docs[1]!.id]);
+    // The kept documents keep their semantic chunks: nothing to embed again.
+    expect(without.semanticCoverage()).toEqual({ done: 2, total: 2 });
     const fresh = new RetrievalEngine({ embedder });
     fresh.addDocuments([sets.docs[0]!, sets.docs[2]!]);
-    for (const k of ['sentence', 'leaf', 'chunk'] as const) {
-      expect(without.vectorCoverage(k)).toEqual({ done: fresh.unitCount(k), total: fresh.unitCount(k) });
-      await fresh.embedUnits(k);
-    }
+    for (const k of UNIT_KINDS) await fresh.embedUnits(k);
+    for (const k of UNIT_KINDS) expect(without.vectorCoverage(k), k).toEqual({ done: fresh.unitCount(k), total: fresh.unitCount(k) });
     const q = sets.questions.find((x) => x.targets[0]!.doc === sets.docs[2]!.id)!.question;
     const a = await without.search(q, STRATEGIES, { retriever: 'hybrid', budgetTokens: 256 });
     const b = await fresh.search(q, STRATEGIES, { retriever: 'hybrid', budgetTokens: 256 });
@@ -622,5 +635,138 @@ describe('RetrievalEngine.blockCoherence', () => {
     expect(wide.internal).toBeGreaterThan(-1);
     expect(wide.internal).toBeLessThan(1);
     expect(new RetrievalEngine().blockCoherence(0, 1, q)).toBeNull();
+  });
+});
+
+describe('sentence-packed and semantic chunks in the engine', () => {
+  /** Units of a kind: in document order, each a run of whole sentences inside one document. */
+  function checkRuns(e: RetrievalEngine, kind: 'packed' | 'semantic'): { doc: number; start: number; end: number }[] {
+    const spans = Array.from({ length: e.unitCount(kind) }, (_, id) => e.unitSpan(kind, id));
+    spans.forEach((u, id) => {
+      expect(u.start).toBeLessThan(u.end);
+      expect(u.start).toBeGreaterThanOrEqual(e.corpus.docStarts[u.doc]!);
+      expect(u.end).toBeLessThanOrEqual(e.corpus.docStarts[u.doc + 1]!);
+      expect(e.unitText(kind, id)).toBe(e.corpus.docs[u.doc]!.text.slice(e.corpus.sentences[u.start]!.start, e.corpus.sentences[u.end - 1]!.end));
+      if (id > 0) {
+        const prev = spans[id - 1]!;
+        expect(u.doc > prev.doc || (u.doc === prev.doc && u.start >= prev.start && u.end > prev.end)).toBe(true);
+      }
+    });
+    return spans;
+  }
+
+  /** Blocks made of whole sentences: the text is the span from the first sentence to the last, and tokens are theirs. */
+  function checkSentenceBlocks(e: RetrievalEngine, r: StrategyResult, kind: 'packed' | 'semantic', budget: number): void {
+    checkBlocks(e, r, budget);
+    const s = e.corpus.sentences;
+    for (const b of r.blocks) {
+      expect(b.text).toBe(e.corpus.docs[b.doc]!.text.slice(s[b.sentences.start]!.start, s[b.sentences.end - 1]!.end));
+      expect(b.id).toBe(`${kind}:${b.doc}:${b.sentences.start}-${b.sentences.end}`);
+      expect(b.provenance.unit).toBe(kind);
+      expect(b.hits).toEqual([]);
+    }
+  }
+
+  it('packed chunks are LlamaIndex’s packing of each document’s sentence token counts, in document order', () => {
+    const two = readSquad(squadJson, { limitDocs: 2 });
+    const e = new RetrievalEngine({ structure: { packed: { size: 100, overlap: 30 } } });
+    e.addDocuments(two.docs);
+    const spans = checkRuns(e, 'packed');
+    const c = e.corpus;
+    const expected = c.docs.flatMap((_, d) => {
+      const first = c.docStarts[d]!;
+      const tokens = c.sentences.slice(first, c.docStarts[d + 1]).map((x) => x.tokens);
+      return packSentences(tokens, { size: 100, overlap: 30 }).map((r) => ({ doc: d, start: first + r.start, end: first + r.end }));
+    });
+    expect(spans.map(({ doc, start, end }) => ({ doc, start, end }))).toEqual(expected);
+    // Overlap happens (whole sentences repeated), and no chunk crosses a document.
+    expect(spans.some((u, i) => i > 0 && spans[i - 1]!.doc === u.doc && u.start < spans[i - 1]!.end)).toBe(true);
+    expect(e.unitCount('packed')).toBe(expected.length);
+    // Documents added already split get the same packed chunks, not split again.
+    const adopted = new RetrievalEngine({ structure: { packed: { size: 100, overlap: 30 } } });
+    adopted.addSplitDocuments(e.splitDocuments());
+    expect(checkRuns(adopted, 'packed')).toEqual(spans);
+  });
+
+  it('BM25 without a model: packed blocks within the budget; the semantic column says it needs a model', async () => {
+    const e = new RetrievalEngine();
+    e.addDocuments(set.docs);
+    expect(e.unitCount('semantic')).toBe(0);
+    await expect(e.buildSemanticChunks()).rejects.toThrow(SEMANTIC_NEEDS_MODEL);
+    for (const q of set.questions.slice(0, 5)) {
+      const [packed, semantic] = await e.search(q.question, ['packed', 'semantic'], { retriever: 'bm25', budgetTokens: BUDGET, topK: 50 });
+      expect(packed!.blocks.length).toBeGreaterThan(0);
+      expect(packed!.notes).toEqual([]);
+      checkSentenceBlocks(e, packed!, 'packed', BUDGET);
+      expect(semantic!.blocks).toEqual([]);
+      expect(semantic!.notes).toEqual([SEMANTIC_NEEDS_MODEL]);
+    }
+  });
+
+  it('semantic chunks follow LlamaIndex’s rule on the buffered sentences’ embeddings, and both columns hand over whole sentences (TEST model)', async () => {
+    // The shared engine found and embedded them in beforeAll.
+    const spans = checkRuns(engine, 'semantic');
+    const c = engine.corpus;
+    // Recomputed here: each sentence with one neighbour each side, embedded; 1 − cosine; 95th percentile.
+    const n = c.docStarts[1]! - c.docStarts[0]!;
+    const texts = bufferedRanges(n, 1).map(([a, b]) => c.docs[0]!.text.slice(c.sentences[a]!.start, c.sentences[b - 1]!.end));
+    const { vectors } = await embedder.embed(texts, { kind: 'passage' });
+    const expected = semanticGroups(n, neighbourDistances(vectors, embedder.dim, n), 95);
+    expect(spans.map(({ start, end }) => ({ start, end }))).toEqual(expected);
+    // About 5 % of the gaps are breaks: more than one chunk, far fewer than sentences.
+    expect(expected.length).toBeGreaterThan(1);
+    expect(expected.length).toBeLessThan(n / 5);
+    expect(engine.semanticCoverage()).toEqual({ done: 1, total: 1 });
+    for (const retriever of RETRIEVERS) {
+      for (const q of set.questions.slice(0, 5)) {
+        const [packed, semantic] = await engine.search(q.question, ['packed', 'semantic'], { retriever, budgetTokens: 512, topK: 50 });
+        expect(packed!.notes).toEqual([]);
+        expect(semantic!.notes).toEqual([]);
+        expect(packed!.blocks.length).toBeGreaterThan(0);
+        checkSentenceBlocks(engine, packed!, 'packed', 512);
+        checkSentenceBlocks(engine, semantic!, 'semantic', 512);
+      }
+    }
+  });
+
+  it('semantic chunks: built in document order, a note while some are missing, kept through split documents', async () => {
+    const two = readSquad(squadJson, { limitDocs: 2 });
+    const e = new RetrievalEngine({ embedder, structure: { semantic: { buffer: 0, percentile: 90 } } });
+    e.addDocuments([two.docs[0]!]);
+    const [before] = await e.search('Super Bowl', ['semantic'], { retriever: 'bm25' });
+    expect(before!.notes).toEqual(['semantic chunks are not built yet: each sentence is embedded with its neighbours first (embedding continues)']);
+    expect(before!.blocks).toEqual([]);
+    await e.buildSemanticChunks();
+    const firstDoc = e.unitCount('semantic');
+    e.addDocuments([two.docs[1]!]);
+    const [partial] = await e.search('Super Bowl', ['semantic'], { retriever: 'bm25' });
+    expect(partial!.notes).toEqual(['semantic chunks cover 1 of 2 documents (embedding continues)']);
+    expect(partial!.blocks.length).toBeGreaterThan(0);
+    const totals: number[] = [];
+    await e.embedUnits('semantic', { onEmbedProgress: (p) => totals.push(p.total) });
+    // First the second document's sentences (the first has its chunks), then every chunk's vector.
+    expect(totals[0]).toBe(e.corpus.docStarts[2]! - e.corpus.docStarts[1]!);
+    expect(totals.at(-1)).toBe(e.unitCount('semantic'));
+    expect(e.vectorCoverage('semantic')).toEqual({ done: e.unitCount('semantic'), total: e.unitCount('semantic') });
+    const spans = checkRuns(e, 'semantic');
+    expect(spans.slice(0, firstDoc).every((u) => u.doc === 0)).toBe(true);
+    expect(spans.slice(firstDoc).every((u) => u.doc === 1)).toBe(true);
+    // Buffer 0, percentile 90: the same chunks as one build over both documents.
+    const once = new RetrievalEngine({ embedder, structure: { semantic: { buffer: 0, percentile: 90 } } });
+    once.addDocuments(two.docs);
+    await once.buildSemanticChunks();
+    expect(checkRuns(once, 'semantic')).toEqual(spans);
+    // Split documents carry them: an engine that adopts them finds nothing again.
+    const adopted = new RetrievalEngine({ embedder, structure: { semantic: { buffer: 0, percentile: 90 } } });
+    adopted.addSplitDocuments(e.splitDocuments());
+    expect(adopted.semanticCoverage()).toEqual({ done: 2, total: 2 });
+    expect(checkRuns(adopted, 'semantic')).toEqual(spans);
+  });
+
+  it('rejects invalid packed and semantic parameters with the field name', () => {
+    expect(() => new RetrievalEngine({ structure: { packed: { size: 64, overlap: 64 } } })).toThrow(/^packed\.overlap/);
+    expect(() => new RetrievalEngine({ structure: { packed: { size: 0, overlap: 0 } } })).toThrow(RangeError);
+    expect(() => new RetrievalEngine({ structure: { semantic: { buffer: 1, percentile: 120 } } })).toThrow(/^semantic\.percentile/);
+    expect(() => new RetrievalEngine({ structure: { semantic: { buffer: -1, percentile: 95 } } })).toThrow(/^semantic\.buffer/);
   });
 });

@@ -9,7 +9,7 @@ import type { Candidate } from './retrieve/candidates';
 import { blockCoherence } from './retrieve/coherence';
 import { rerankCandidates } from './retrieve/rerank';
 import { rangeMask, sentenceMask } from './retrieve/filters';
-import { retrievalParams, structureParams, validLexical, type RetrievalParams, type StructureParams, type UnitKind } from './retrieve/params';
+import { retrievalParams, structureParams, UNIT_KINDS, validLexical, type RetrievalParams, type StructureParams, type UnitKind } from './retrieve/params';
 import { reciprocalRankFusion, type RankedList } from './retrieve/rrf';
 import { fuseRankings, type FusedCandidate } from './retrieve/query-fusion';
 import type { RetrieverName } from './retrieve/retrievers';
@@ -20,15 +20,21 @@ import type { Corpus } from './structure/corpus';
 import { embeddedText, headerKey, type HeaderParams } from './structure/headers';
 import { validateLevels } from './structure/hierarchy';
 import { validateNaive } from './structure/naive-chunks';
-import { CorpusUnits, type SplitDocument } from './structure/units';
+import { bufferedRanges, neighbourDistances, semanticGroups } from './structure/semantic-chunks';
+import { CorpusUnits, validRuns, type SplitDocument, type UnitSpan } from './structure/units';
 import type { ChunkHierarchy, ChunkNode, ContextBlock, Document, NaiveChunk } from './types';
+import { BoundedCache } from './util/bounded-cache';
 
 export type { VectorSet } from './index/vector-store';
 
 /** Units embedded per slice: progress and search coverage advance slice by slice. */
 const EMBED_SLICE = 256;
 
-const UNIT_KINDS: readonly UnitKind[] = ['sentence', 'leaf', 'chunk'];
+/** A unit kind in a note: "sentences", "leafs", "semantic chunks". */
+const unitsWord = (kind: UnitKind): string => (kind === 'packed' || kind === 'semantic' ? `${kind} chunks` : `${kind}s`);
+
+/** What the semantic column says when no embedding model is loaded (it has no blocks then). */
+export const SEMANTIC_NEEDS_MODEL = 'semantic chunking needs an embedding model';
 
 /** One strategy's answer to a query: the blocks handed over, best first. */
 export interface StrategyResult {
@@ -94,10 +100,13 @@ export class RetrievalEngine {
   private readonly blocksOf: BlockMaker;
   private readonly lexical = new Map<string, LexicalIndex>();
   private readonly options: EngineOptions;
-  private readonly queryVectors = new Map<string, Float32Array>();
+  /** Bounded: an evaluation embeds a whole question set at once (4,096 × 384 floats ≈ 6 MB at most). */
+  private readonly queryVectors = new BoundedCache<string, Float32Array>(4096);
   /** One embedding run at a time per variant: concurrent runs would append the same units twice. */
   private readonly embedQueue = new Map<string, Promise<unknown>>();
-  private readonly candidateCache = new Map<string, { candidates: Candidate[]; notes: string[] }>();
+  /** One semantic chunk build at a time (every header variant shares the chunks). */
+  private semanticQueue: Promise<unknown> = Promise.resolve();
+  private readonly candidateCache = new BoundedCache<string, { candidates: Candidate[]; notes: string[] }>(64);
   private maskCache: { key: string; masks: Map<UnitKind, Uint8Array | null> } | null = null;
 
   constructor(options: EngineOptions = {}) {
@@ -181,6 +190,11 @@ export class RetrievalEngine {
     return this.units.count(kind);
   }
 
+  /** A unit's document, sentence range [start, end) and character span. */
+  unitSpan(kind: UnitKind, id: number): UnitSpan {
+    return this.units.span(kind, id);
+  }
+
   /** Tokens a block over sentences [start, end) costs in the context, header included. */
   blockCost = (start: number, end: number): number => this.blocksOf.blockCost(start, end);
 
@@ -243,7 +257,9 @@ export class RetrievalEngine {
    */
   embedUnits(kind: UnitKind, options: Omit<EmbedOptions, 'kind'> & { onEmbedProgress?: (p: EmbedProgress) => void } = {}): Promise<{ truncated: number[] }> {
     const key = this.variantKey(kind);
-    const run = (this.embedQueue.get(key) ?? Promise.resolve()).catch(() => undefined).then(() => this.embedMissing(kind, key, options));
+    // Semantic chunks exist only once their documents' buffered sentences are embedded.
+    const ready = kind === 'semantic' ? this.buildSemanticChunks(options) : Promise.resolve();
+    const run = Promise.all([this.embedQueue.get(key)?.catch(() => undefined), ready]).then(() => this.embedMissing(kind, key, options));
     this.embedQueue.set(key, run);
     return run;
   }
@@ -268,6 +284,84 @@ export class RetrievalEngine {
       this.candidateCache.clear();
     }
     return { truncated };
+  }
+
+  /** The semantic chunks found so far, per document in order (sentence ranges from its first sentence): saved beside the vectors. */
+  semanticChunks(): { start: number; end: number }[][] {
+    return Array.from({ length: this.units.semanticDocs }, (_, d) => this.units.semanticRuns(d)!);
+  }
+
+  /**
+   * Puts in semantic chunks found by an engine with the same documents, embedding model and
+   * semantic parameters (semanticChunks' output), for the documents that have none yet.
+   * Throws when they do not tile a document's sentences, before anything changes.
+   */
+  adoptSemanticChunks(perDoc: readonly (readonly { start: number; end: number }[])[]): void {
+    if (perDoc.length > this.corpus.docs.length) throw new Error(`semantic chunks of ${perDoc.length} documents for a corpus of ${this.corpus.docs.length}`);
+    const c = this.corpus;
+    for (let d = this.units.semanticDocs; d < perDoc.length; d++) {
+      if (!validRuns(perDoc[d]!, c.docStarts[d + 1]! - c.docStarts[d]!)) throw new Error(`the semantic chunks of document ${d} ("${c.docs[d]!.title}") do not tile its sentences`);
+    }
+    for (let d = this.units.semanticDocs; d < perDoc.length; d++) this.units.addSemantic(d, perDoc[d]!);
+    this.candidateCache.clear();
+    this.maskCache = null;
+  }
+
+  /** Documents whose semantic chunks are built, of all documents (the rest need buildSemanticChunks). */
+  semanticCoverage(): { done: number; total: number } {
+    return { done: this.units.semanticDocs, total: this.corpus.docs.length };
+  }
+
+  /**
+   * Finds the semantic chunks of documents that have none yet, in document order (so unit
+   * ids stay in document order): each sentence is embedded with its buffer of neighbours,
+   * whole documents at a time in slices of about EMBED_SLICE texts, and the breakpoints are
+   * LlamaIndex's (structure/semantic-chunks). A cancel keeps the documents done. The
+   * buffered vectors are dropped once a document's chunks are known.
+   */
+  buildSemanticChunks(options: Omit<EmbedOptions, 'kind'> & { onEmbedProgress?: (p: EmbedProgress) => void } = {}): Promise<void> {
+    const run = this.semanticQueue.catch(() => undefined).then(() => this.buildMissingSemantic(options));
+    this.semanticQueue = run;
+    return run;
+  }
+
+  private async buildMissingSemantic(options: Omit<EmbedOptions, 'kind'> & { onEmbedProgress?: (p: EmbedProgress) => void }): Promise<void> {
+    if (!this.embedder) throw new Error(SEMANTIC_NEEDS_MODEL);
+    const embedder = this.embedder;
+    const c = this.corpus;
+    const { buffer, percentile } = this.structure.semantic;
+    const first = this.units.semanticDocs;
+    const sizeOf = (d: number) => c.docStarts[d + 1]! - c.docStarts[d]!;
+    let total = 0;
+    for (let d = first; d < c.docs.length; d++) total += sizeOf(d);
+    let done = 0;
+    for (let d = first; d < c.docs.length; ) {
+      // Whole documents per slice: a document's distances need all of its vectors.
+      let end = d;
+      let n = 0;
+      while (end < c.docs.length && (end === d || n + sizeOf(end) <= EMBED_SLICE)) n += sizeOf(end++);
+      const texts: string[] = [];
+      for (let k = d; k < end; k++) {
+        const base = c.docStarts[k]!;
+        const text = c.docs[k]!.text;
+        for (const [a, b] of bufferedRanges(sizeOf(k), buffer)) texts.push(text.slice(c.sentences[base + a]!.start, c.sentences[base + b - 1]!.end));
+      }
+      const { vectors } = texts.length
+        ? await embedder.embed(texts, { ...options, kind: 'passage', onProgress: (x) => options.onEmbedProgress?.({ kind: 'semantic', done: done + x, total }) })
+        : { vectors: new Float32Array(0) };
+      const dim = embedder.dim;
+      let row = 0;
+      for (let k = d; k < end; k++) {
+        const m = sizeOf(k);
+        const own = vectors.subarray(row * dim, (row + m) * dim);
+        this.units.addSemantic(k, semanticGroups(m, neighbourDistances(own, dim, m), percentile));
+        row += m;
+      }
+      done += n;
+      d = end;
+      this.candidateCache.clear();
+      this.maskCache = null;
+    }
   }
 
   /**
@@ -317,8 +411,12 @@ export class RetrievalEngine {
     await this.restoreVectorSets([{ key: this.variantKey(kind), dim: this.embedder?.dim ?? 0, data: vectors }], 'exact');
   }
 
-  /** Per document: units embedded so far over all kinds, for the current header variant. */
-  documentCoverage(kinds: UnitKind[] = [...UNIT_KINDS]): { done: number; total: number }[] {
+  /**
+   * Per document: units embedded so far, for the current header variant. By default every
+   * kind but semantic chunks: those exist only once found (a document would read "ready",
+   * then not), and their column says how far that is.
+   */
+  documentCoverage(kinds: UnitKind[] = UNIT_KINDS.filter((k) => k !== 'semantic')): { done: number; total: number }[] {
     const out = this.corpus.docs.map(() => ({ done: 0, total: 0 }));
     for (const kind of kinds) {
       const have = this.vectors.size(this.variantKey(kind));
@@ -354,6 +452,12 @@ export class RetrievalEngine {
     const next = new RetrievalEngine({ ...this.options, embedder: this.embedder, reranker: this.reranker, counter: this.counter, structure: this.structure, maxSentenceTokens: this.corpus.maxSentenceTokens });
     const keep = this.corpus.docs.map((d, i) => [d, i] as const).filter(([d]) => !drop.has(d.id));
     next.addDocuments(keep.map(([d]) => d));
+    // Semantic chunks cost embeddings to find: the kept documents keep theirs (a prefix, in order).
+    for (const [k, [, d]] of keep.entries()) {
+      const runs = this.units.semanticRuns(d);
+      if (!runs || next.units.semanticDocs !== k) break;
+      next.units.addSemantic(k, runs);
+    }
     const kept = (key: string, idx: VectorIndex): [number, number][] => {
       const ranges = this.units.rangesByDoc(RetrievalEngine.kindOf(key));
       const out: [number, number][] = [];
@@ -436,6 +540,11 @@ export class RetrievalEngine {
 
   private async retrieveCandidates(query: string, kind: UnitKind, p: RetrievalParams): Promise<{ candidates: Candidate[]; notes: string[] }> {
     const notes: string[] = [];
+    if (kind === 'semantic') {
+      if (!this.embedder) return { candidates: [], notes: [SEMANTIC_NEEDS_MODEL] };
+      const { done, total } = this.semanticCoverage();
+      if (done < total) notes.push(done === 0 ? 'semantic chunks are not built yet: each sentence is embedded with its neighbours first (embedding continues)' : `semantic chunks cover ${done} of ${total} documents (embedding continues)`);
+    }
     const allow = this.allow(kind, p);
     const reranking = p.rerank.enabled && this.reranker !== null;
     // The reranker sees its top N even when fewer are shown.
@@ -450,7 +559,7 @@ export class RetrievalEngine {
       notes.push(this.embedder ? `no ${kind} vectors yet: BM25 results only` : 'no embedding model loaded: BM25 results only');
       wantVector = false;
     } else if (wantVector && vindex!.size < this.unitCount(kind)) {
-      notes.push(`vector search covers ${vindex!.size} of ${this.unitCount(kind)} ${kind}s (embedding continues)`);
+      notes.push(`vector search covers ${vindex!.size} of ${this.unitCount(kind)} ${unitsWord(kind)} (embedding continues)`);
     }
     // Fusion looks twice as deep into each list, so a unit ranked k+1 by one retriever and
     // high by the other can still make the fused top k.
@@ -527,7 +636,8 @@ export class RetrievalEngine {
     for (const c of cands) {
       const u = this.units.span(kind, c.id);
       let inside = false;
-      if (kind === 'chunk') inside = u.doc === block.doc && u.start === block.sentences.start && u.end === block.sentences.end;
+      // A chunk is retrieved whole: it found the block that is that chunk.
+      if (kind === 'chunk' || kind === 'packed' || kind === 'semantic') inside = u.doc === block.doc && u.start === block.sentences.start && u.end === block.sentences.end;
       else for (let i = u.start; i < u.end && !inside; i++) inside = hits.has(i);
       if (inside) c.variants.forEach((r, q) => r !== null && found.add(q));
     }

@@ -123,7 +123,7 @@ export interface NaiveChunk {
 /** Where a block's score came from, so the UI can say it. */
 export interface Provenance {
   /** What was retrieved and then expanded or merged into this block. */
-  unit: 'sentence' | 'leaf' | 'chunk';
+  unit: 'sentence' | 'leaf' | 'chunk' | 'packed' | 'semantic';
   /** 1-based rank per retriever list ('bm25', 'vector'), null when absent from that list. */
   ranks: Record<string, number | null>;
   /** Raw score per retriever list. */

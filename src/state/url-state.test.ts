@@ -22,6 +22,8 @@ describe('view state in the URL', () => {
     v.structure.chunkLevels = [1024, 256, 64];
     v.structure.sectionLevel = 2;
     v.structure.naive = { size: 256, overlap: 32 };
+    v.structure.packed = { size: 384, overlap: 75 };
+    v.structure.semantic = { buffer: 2, percentile: 90.5 };
     v.structure.headers = { enabled: true, title: false, section: true, fields: ['page', 'fileName'] };
     v.structure.lexical = { analyzer: 'words+stop', bm25: 'bm25plus' };
     v.embedder = { model: 'rag-lab/test-embedder', dtype: 'fp32', device: 'wasm', source: 'local' };
@@ -34,6 +36,7 @@ describe('view state in the URL', () => {
     expect(url).toContain('q=What+is+AI+risk%3F');
     expect(url).toContain('w=0.7%2C0');
     expect(url).toContain('an=words%2Bstop&bm=bm25plus');
+    expect(url).toContain('nc=256&no=32&pc=384&po=75&sb=2&sp=90.5');
     expect(url).toContain('cols=window%2Cautomerge%2Cnaive&cmp=naive%2Cwindow');
   });
 
@@ -99,6 +102,20 @@ describe('view state in the URL', () => {
       'ignored unknown header fields in hf=page,evil',
       'ignored em: not a model choice',
     ]);
+  });
+
+  it('clamps packed and semantic chunk parameters with a notice, and reads views saved before they existed', () => {
+    const { view, notices } = decodeView('?pc=8&po=9999&sb=99&sp=150');
+    expect(view.structure.packed).toEqual({ size: 16, overlap: 8 });
+    expect(view.structure.semantic).toEqual({ buffer: 10, percentile: 100 });
+    expect(notices).toEqual(['pc=8 clamped to 16', 'po=9999 clamped to 2048', 'packed overlap clamped below the chunk size', 'sb=99 clamped to 10', 'sp=150 clamped to 100']);
+    expect(decodeView('?sp=abc&sb=-1').notices).toEqual(['sb=-1 clamped to 0', 'ignored sp=abc: not a number']);
+    // A view stored before these chunkers existed: the defaults, nothing in the URL.
+    const old = defaultView();
+    delete (old.structure as Partial<typeof old.structure>).packed;
+    delete (old.structure as Partial<typeof old.structure>).semantic;
+    expect(encodeView(old)).toBe('');
+    expect(decodeView('?pc=200', old).view.structure).toEqual({ ...defaultView().structure, packed: { size: 200, overlap: 25 } });
   });
 
   it('cuts a very long question and accepts "none" for the budget and models', () => {

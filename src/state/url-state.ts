@@ -8,6 +8,8 @@ import { isRetriever, RETRIEVERS } from '../core/retrieve/retrievers';
 import { PARAM_GROUPS } from '../core/strategies/registry';
 import type { ParamField, ParamGroup } from '../core/strategies/types';
 import type { HeaderField } from '../core/structure/headers';
+import { DEFAULT_PACKED } from '../core/structure/packed-chunks';
+import { DEFAULT_SEMANTIC } from '../core/structure/semantic-chunks';
 import { ANALYZERS, isAnalyzer } from '../core/index/analyzer';
 import { BM25_VARIANTS, DEFAULT_LEXICAL, isBm25Variant } from '../core/index/lexical-index';
 import type { ColumnId, Device, Dtype, IndexBackend, ModelChoice } from '../worker/protocol';
@@ -106,6 +108,11 @@ export function encodeView(v: ViewState): string {
   set('sl', s.sectionLevel, ds.sectionLevel);
   set('nc', s.naive.size, ds.naive.size);
   set('no', s.naive.overlap, ds.naive.overlap);
+  // Views saved before these chunkers existed have no value: the defaults.
+  set('pc', (s.packed ?? DEFAULT_PACKED).size, ds.packed.size);
+  set('po', (s.packed ?? DEFAULT_PACKED).overlap, ds.packed.overlap);
+  set('sb', (s.semantic ?? DEFAULT_SEMANTIC).buffer, ds.semantic.buffer);
+  set('sp', (s.semantic ?? DEFAULT_SEMANTIC).percentile, ds.semantic.percentile);
   set('h', s.headers.enabled ? 1 : 0, ds.headers.enabled ? 1 : 0);
   set('ht', s.headers.title ? 1 : 0, ds.headers.title ? 1 : 0);
   set('hs', s.headers.section ? 1 : 0, ds.headers.section ? 1 : 0);
@@ -126,7 +133,7 @@ export interface Decoded {
   notices: string[];
 }
 
-const KNOWN = new Set(['q', 'r', 'k', 'b', ...GROUP_FIELDS.map((f) => f.field.url), 'c', 'w', 'rn', 'fd', 'fs', 'fl', 'df', 'dt', 'lv', 'sl', 'nc', 'no', 'h', 'ht', 'hs', 'hf', 'an', 'bm', 'em', 'rm', 'ix', 'cols', 'cmp']);
+const KNOWN = new Set(['q', 'r', 'k', 'b', ...GROUP_FIELDS.map((f) => f.field.url), 'c', 'w', 'rn', 'fd', 'fs', 'fl', 'df', 'dt', 'lv', 'sl', 'nc', 'no', 'pc', 'po', 'sb', 'sp', 'h', 'ht', 'hs', 'hf', 'an', 'bm', 'em', 'rm', 'ix', 'cols', 'cmp']);
 
 export function decodeView(search: string, base: ViewState = defaultView()): Decoded {
   const q = new URLSearchParams(search.startsWith('?') ? search.slice(1) : search);
@@ -230,6 +237,16 @@ export function decodeView(search: string, base: ViewState = defaultView()): Dec
     notices.push(`naive overlap clamped below the chunk size`);
     s.naive.overlap = Math.floor(s.naive.size / 2);
   }
+  s.packed = { ...DEFAULT_PACKED, ...s.packed };
+  int('pc', 16, 4096, (n) => (s.packed.size = n));
+  int('po', 0, 2048, (n) => (s.packed.overlap = n));
+  if (s.packed.overlap >= s.packed.size) {
+    notices.push(`packed overlap clamped below the chunk size`);
+    s.packed.overlap = Math.floor(s.packed.size / 2);
+  }
+  s.semantic = { ...DEFAULT_SEMANTIC, ...s.semantic };
+  int('sb', 0, 10, (n) => (s.semantic.buffer = n));
+  real('sp', 0, 100, (n) => (s.semantic.percentile = n));
   flag('h', (b) => (s.headers.enabled = b));
   flag('ht', (b) => (s.headers.title = b));
   flag('hs', (b) => (s.headers.section = b));

@@ -22,7 +22,10 @@ describe('column palette', () => {
       expect(new Set(colours).size).toBe(COLUMNS.length);
     }
     const tol = new Set(Object.values(TOL_MUTED));
-    expect(COLUMNS.filter((c) => c !== 'naive').every((c) => tol.has(columnColour(c, 'light') as never))).toBe(true);
+    // Tol's muted has nine colours and nine columns take them; naive and sentence-packed chunks
+    // (the two baselines) are greys, and semantic chunks take Tol's "light" orange.
+    expect(COLUMNS.filter((c) => c !== 'naive' && c !== 'packed' && c !== 'semantic').every((c) => tol.has(columnColour(c, 'light') as never))).toBe(true);
+    expect(columnColour('semantic', 'light')).toBe('#EE8866');
     expect(columnColour('window', 'light')).toBe('#332288');
     expect(columnColour('window', 'dark')).toBe('#8f82e6');
   });

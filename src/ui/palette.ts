@@ -28,6 +28,8 @@ const strategyColour = (name: StrategyName) => strategyOf(name).colour;
 /** The strategy columns take the registry's colours (one source); the comparison columns their own. */
 const LIGHT: Record<ColumnId, string> = {
   naive: strategyColour('naive'),
+  packed: strategyColour('packed'),
+  semantic: strategyColour('semantic'),
   sentence: strategyColour('sentence'),
   window: strategyColour('window'),
   automerge: strategyColour('automerge'),
@@ -39,7 +41,7 @@ const LIGHT: Record<ColumnId, string> = {
   reranked: TOL_MUTED.wine,
 };
 
-const DARK: Record<ColumnId, string> = { ...LIGHT, naive: '#b0b0b0', window: '#8f82e6', automerge: '#2f9e55', reranked: '#c0457f' };
+const DARK: Record<ColumnId, string> = { ...LIGHT, naive: '#b0b0b0', packed: '#d0d0d0', window: '#8f82e6', automerge: '#2f9e55', reranked: '#c0457f' };
 
 /** Each column's colour in a theme: its stripe, its marks on the map and its bars and dots in the charts. */
 export function columnColour(id: ColumnId, scheme: Scheme): string {

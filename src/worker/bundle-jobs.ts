@@ -9,10 +9,10 @@ import type { RetrievalEngine } from '../core/engine';
 import type { EvalSet } from '../core/eval/dataset';
 import { exportBundle } from '../core/export/bundle';
 import type { QuestionInput } from '../core/export/golden';
-import { importBundle, type ImportResult } from '../core/export/import';
+import { importBundle, type ImportOptions, type ImportResult } from '../core/export/import';
 import { retrievalParams } from '../core/retrieve/params';
 import { asRefusal } from './bundle-refusal';
-import { unzipBundle, unzipBundleBlob, zipBundle } from './bundle-zip';
+import { openBundleBlob, unzipBundle, zipBundle } from './bundle-zip';
 import { labError, type ExportProgress, type ExportRequest, type ExportSummary } from './protocol';
 
 /** The golden run's questions: the labelled set's (with answers and targets in this corpus), or typed ones. */
@@ -80,14 +80,16 @@ const IMPORT_SKIPS = ['jsonl/', 'postgres/', 'frameworks/'];
 /**
  * Reads a dropped bundle zip into a new engine holding the open corpus plus the bundle's
  * documents and vectors. Only the manifest and the Parquet tables are unzipped; given the
- * dropped File itself (a Blob), only they are read from it. `into` is never changed.
+ * dropped File itself (a Blob), only they are read from it. `into` is never changed. `engine`:
+ * the vector index and reranker the new engine is built with (the session's, so it is adopted as it is).
  */
-export async function readBundleZip(zip: Uint8Array | Blob, embedder: Embedder | null, into: RetrievalEngine, progress: (phase: 'unzip' | 'read') => void): Promise<ImportResult> {
+export async function readBundleZip(zip: Uint8Array | Blob, embedder: Embedder | null, into: RetrievalEngine, progress: (phase: 'unzip' | 'read') => void, engine: Pick<ImportOptions, 'vectorIndex' | 'reranker'> = {}): Promise<ImportResult> {
   try {
     progress('unzip');
-    const files = zip instanceof Uint8Array ? unzipBundle(zip, { skip: IMPORT_SKIPS }) : await unzipBundleBlob(zip, { skip: IMPORT_SKIPS });
+    // A dropped File: its entries are read while the import decodes those already there.
+    const files = zip instanceof Uint8Array ? unzipBundle(zip, { skip: IMPORT_SKIPS }) : await openBundleBlob(zip, { skip: IMPORT_SKIPS });
     progress('read');
-    return await importBundle(files, { embedder, into });
+    return await importBundle(files, { embedder, into, ...engine });
   } catch (e) {
     throw asRefusal(e);
   }

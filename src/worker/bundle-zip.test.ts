@@ -1,7 +1,7 @@
 import { unzipSync, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { BundleError, type BundleFile } from '../core/export/format';
-import { unzipBundle, unzipBundleBlob, zipBundle } from './bundle-zip';
+import { openBundleBlob, unzipBundle, unzipBundleBlob, zipBundle } from './bundle-zip';
 
 const enc = new TextEncoder();
 const text = (s: string) => enc.encode(s);
@@ -114,5 +114,22 @@ describe('a bundle as a zip', () => {
     expect(await refusal(zip.subarray(0, Math.floor(zip.length / 2)))).toMatch(/^the zip cannot be read: it is (truncated|corrupt)/);
     expect(await refusal(zip.subarray(0, zip.length - 30))).toMatch(/^the zip cannot be read: it is (truncated|corrupt)/);
     expect(await refusal(text('PK but not really a zip file at all'))).toMatch(/^the zip cannot be read: it is corrupt or not a zip file/);
+  });
+
+  it('opens a Blob with every entry being read, each awaited on its own; an entry that cannot be read is refused when awaited', async () => {
+    const zip = await bytesOf(await zipBundle(FILES));
+    const reads = await openBundleBlob(new Blob([zip]), { skip: ['jsonl/'] });
+    expect([...reads.keys()].sort()).toEqual(['empty.txt', 'manifest.json', 'parquet/sentences.parquet', 'postgres/schema.sql']);
+    expect(Buffer.from(await reads.get('parquet/sentences.parquet')!).equals(Buffer.from(FILES[1]!.bytes))).toBe(true);
+    // The Parquet entry's local header damaged: the directory opens, that entry's read is refused.
+    const at = zip.findIndex((_, i) => zip[i] === 0x50 && zip[i + 1] === 0x4b && zip[i + 2] === 3 && zip[i + 3] === 4 && new TextDecoder().decode(zip.subarray(i + 30, i + 30 + 25)) === 'parquet/sentences.parquet');
+    expect(at).toBeGreaterThanOrEqual(0);
+    const broken = zip.slice();
+    broken[at] = 0;
+    const damaged = await openBundleBlob(new Blob([broken]));
+    expect(Buffer.from(await damaged.get('manifest.json')!).toString()).toBe('{"format":"rag-lab-bundle"}\n');
+    const err = await damaged.get('parquet/sentences.parquet')!.catch((e) => e);
+    expect(err).toBeInstanceOf(BundleError);
+    expect(err.message).toBe('the zip cannot be read: it is corrupt or not a zip file (invalid zip data)');
   });
 });

@@ -165,6 +165,17 @@ async function entryBytes(blob: Blob, e: ZipEntry): Promise<Uint8Array> {
  * page 5 s of the import. Same files, same refusals as unzipBundle.
  */
 export async function unzipBundleBlob(blob: Blob, options: { skip?: readonly string[] } = {}): Promise<BundleFile[]> {
+  const reads = await openBundleBlob(blob, options);
+  return Promise.all([...reads].map(async ([name, bytes]) => ({ name, bytes: await bytes })));
+}
+
+/**
+ * The entries unzipBundleBlob keeps, each being read: all reads start at once and each is
+ * awaited where it is used, so an import decodes the small tables while the vectors are still
+ * read from the file. A zip whose directory cannot be read, or without manifest.json, is
+ * refused here; an entry that cannot be read rejects with the same refusal when awaited.
+ */
+export async function openBundleBlob(blob: Blob, options: { skip?: readonly string[] } = {}): Promise<Map<string, Promise<Uint8Array>>> {
   const skip = options.skip ?? [];
   let entries: ZipEntry[];
   try {
@@ -183,9 +194,13 @@ export async function unzipBundleBlob(blob: Blob, options: { skip?: readonly str
   if (root === null) throw new BundleError('not a RAG Context Lab bundle: the zip holds no manifest.json');
   const base: string = root;
   const wanted = entries.filter((e) => e.name.startsWith(base) && !e.name.endsWith('/') && !skip.some((p) => e.name.slice(base.length).startsWith(p)));
-  try {
-    return await Promise.all(wanted.map(async (e) => ({ name: e.name.slice(base.length), bytes: await entryBytes(blob, e) })));
-  } catch (e) {
-    throw new BundleError(`the zip cannot be read: ${zipProblem(e)}`);
-  }
+  return new Map(
+    wanted.map((e) => {
+      const bytes = entryBytes(blob, e).catch((err: unknown) => {
+        throw new BundleError(`the zip cannot be read: ${zipProblem(err)}`);
+      });
+      bytes.catch(() => undefined); // awaited where it is used; an entry not used never reports
+      return [e.name.slice(base.length), bytes] as const;
+    }),
+  );
 }

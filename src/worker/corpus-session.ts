@@ -9,19 +9,21 @@ import { lexicalKey } from '../core/index/lexical-index';
 import type { Reranker } from '../core/embed/reranker';
 import { RetrievalEngine } from '../core/engine';
 import { vectorIndexFactory } from '../core/index/backends';
-import { structureParams, type StructureParams } from '../core/retrieve/params';
+import { structureParams, type StructureParams, type UnitKind } from '../core/retrieve/params';
 import { headerKey } from '../core/structure/headers';
 import type { Document, DocumentContext } from '../core/types';
 import type { EmbeddingJob } from './embedding-job';
 import type { SavedVectors } from './persistence';
+import { adoptStoredLexical, packLexical, type SavedLexical } from './saved-lexical';
+import { addStoredDocuments, packSplit, packSplits, provisionalCounter, splitKey, storedSplitOrigin, type SavedSplit } from './saved-split';
 import { labError, type DocSummary, type IndexBackend } from './protocol';
 
 /** Chunk-size variants kept besides the current one. */
 const MAX_VARIANTS = 2;
 
-/** Structure fields that need a new chunk tree (headers only need new vectors). */
+/** Structure fields that need new units (headers only need new vectors). */
 function treeKey(s: StructureParams): string {
-  return JSON.stringify([s.chunkLevels, s.sectionLevel, s.naive]);
+  return JSON.stringify([s.chunkLevels, s.sectionLevel, s.naive, s.packed, s.semantic]);
 }
 
 /** Trims a title and summary to what a header can hold; an empty context is none. */
@@ -41,6 +43,8 @@ export class CorpusSession {
   private rerankerModel: Reranker | null = null;
   /** Engines of other chunk-tree variants (same documents, model and index), newest last. */
   private readonly variants = new Map<string, RetrievalEngine>();
+  /** Documents' splits as restored from storage: a new engine takes them instead of splitting again when they fit it. */
+  private stored = new Map<string, SavedSplit>();
 
   /** `job` is stopped whenever the engine it embeds for is replaced. */
   constructor(private readonly job: EmbeddingJob) {}
@@ -60,11 +64,41 @@ export class CorpusSession {
     return new RetrievalEngine({ embedder: this.embedder, reranker: this.rerankerModel, structure, vectorIndex: vectorIndexFactory(this.indexBackend) });
   }
 
-  /** A new engine holding the session's documents. */
+  /**
+   * A new engine holding the session's documents, split as little as possible: the current
+   * engine's units when it splits the same way (another vector index), else the stored splits
+   * when they were made the way the new engine splits (a reload, then the model loaded).
+   */
   private engineWithDocuments(): RetrievalEngine {
     const engine = this.newEngine();
-    engine.addDocuments(this.docs);
+    const current = this.engine.corpus.docs;
+    if (this.docs.length && current.length === this.docs.length && current.every((d, i) => d.id === this.docs[i]!.id) && splitKey(this.engine) === splitKey(engine)) {
+      engine.addSplitDocuments(this.engine.splitDocuments());
+      // The same units: BM25 indexes move over instead of being built again.
+      if (lexicalKey(engine.structure.lexical) === lexicalKey(this.engine.structure.lexical)) {
+        for (const kind of ['sentence', 'leaf', 'chunk'] as const) engine.adoptLexicalIndex(kind, this.engine.lexicalIndex(kind));
+      }
+    } else addStoredDocuments(engine, this.docs, this.stored);
     return engine;
+  }
+
+  /** Every document's split in the current engine, packed for storage (they become the stored ones). */
+  splitsForStorage(): Map<string, SavedSplit> {
+    const splits = packSplits(this.engine);
+    this.stored = splits;
+    return splits;
+  }
+
+  /** BM25 indexes of these kinds (built ones only: an import's) as postings for storage; those that cannot be kept so are left out. */
+  lexicalForStorage(kinds: readonly UnitKind[]): SavedLexical[] {
+    return kinds.map((k) => packLexical(this.engine, k)).filter((l): l is SavedLexical => l !== null);
+  }
+
+  /** The split of the document added last, packed for storage. */
+  lastSplit(): SavedSplit {
+    const split = packSplit(this.engine, this.engine.corpus.docs.length - 1);
+    this.stored.set(this.docs[this.docs.length - 1]!.id, split);
+    return split;
   }
 
   /**
@@ -81,14 +115,14 @@ export class CorpusSession {
    * An engine built elsewhere (an imported bundle: the session's documents plus the
    * bundle's, with their vectors) becomes the session's, with its documents and structure.
    * The session's reranker and index backend apply to it; units, vectors and BM25 indexes
-   * move over as they are.
+   * move over as they are (`builtWithImportOptions`: it has the session's index already).
    */
-  async adopt(engine: RetrievalEngine): Promise<void> {
+  async adopt(engine: RetrievalEngine, builtWithImportOptions = false): Promise<void> {
     const structure = structureParams(engine.structure);
     const docs = [...engine.corpus.docs];
     await this.replaceEngine(async () => {
       engine.reranker = this.rerankerModel;
-      if (this.indexBackend === 'flat') return engine;
+      if (this.indexBackend === 'flat' || builtWithImportOptions) return engine;
       // Another vector index: the same units (not split again), vectors and BM25 indexes in a new engine.
       const rebuilt = this.newEngine(structure);
       rebuilt.addSplitDocuments(engine.splitDocuments());
@@ -100,11 +134,27 @@ export class CorpusSession {
     this.docs = docs;
   }
 
-  /** The corpus restored from storage (documents and their structure). */
-  async restore(docs: Document[], structure: StructureParams): Promise<void> {
+  /** What an imported engine is built with so that adopt() takes it as it is: the session's vector index and reranker. */
+  importOptions(): { vectorIndex: ReturnType<typeof vectorIndexFactory>; reranker: Reranker | null } {
+    return { vectorIndex: vectorIndexFactory(this.indexBackend), reranker: this.rerankerModel };
+  }
+
+  /** The corpus restored from storage (documents, their stored splits when there are, and their structure). */
+  async restore(docs: Document[], structure: StructureParams, splits = new Map<string, SavedSplit>(), lexical: readonly SavedLexical[] = []): Promise<void> {
     this.structure = structureParams(structure);
     this.docs = docs;
-    await this.replaceEngine(() => this.engineWithDocuments());
+    this.stored = splits;
+    const origin = this.embedder ? null : storedSplitOrigin(docs, splits);
+    await this.replaceEngine(() => {
+      if (!origin) return this.engineWithDocuments();
+      // Split by a model's tokenizer, and the model not loaded yet: the stored units are taken
+      // as they are (BM25 answers over them at once); the model's engine replaces this one.
+      const engine = new RetrievalEngine({ reranker: this.rerankerModel, structure: this.structure, vectorIndex: vectorIndexFactory(this.indexBackend), counter: provisionalCounter(origin.counter), maxSentenceTokens: origin.maxSentenceTokens });
+      addStoredDocuments(engine, docs, splits);
+      return engine;
+    });
+    // BM25 indexes kept as postings (an imported corpus): taken instead of analysing every unit again.
+    adoptStoredLexical(this.engine, lexical);
   }
 
   /** Appends a document; false when the same content is already in the corpus. */

@@ -5,10 +5,21 @@
  */
 import { EmbeddingCancelled } from '../core/embed/embedder';
 import type { RetrievalEngine } from '../core/engine';
-import type { UnitKind } from '../core/retrieve/params';
+import { UNIT_KINDS, type UnitKind } from '../core/retrieve/params';
 import type { EmbeddingStatus } from './protocol';
 
-const KINDS: UnitKind[] = ['sentence', 'leaf', 'chunk'];
+/** Every kind; semantic last, since its chunks are found by embedding first. */
+const KINDS: readonly UnitKind[] = UNIT_KINDS;
+
+/**
+ * Whether `engine` still has work for the job: units without vectors, or documents whose
+ * semantic chunks are not found yet (they have no units to count until then).
+ */
+export function embeddingMissing(engine: RetrievalEngine): boolean {
+  if (!engine.embedder) return false;
+  const s = engine.semanticCoverage();
+  return s.done < s.total || KINDS.some((k) => engine.vectorCoverage(k).done < engine.unitCount(k));
+}
 
 export interface EmbeddingJobEvents {
   /** Progress moved (called often: throttle what it does). */
@@ -47,7 +58,7 @@ export class EmbeddingJob {
     const job = { controller, engine };
     this.current = job;
     this.info = { truncated: 0 };
-    const missing = () => KINDS.some((k) => engine.vectorCoverage(k).done < engine.unitCount(k));
+    const missing = () => embeddingMissing(engine);
     void (async () => {
       try {
         while (!controller.signal.aborted && missing()) {
@@ -90,7 +101,7 @@ export class EmbeddingJob {
   status(engine: RetrievalEngine): EmbeddingStatus {
     const info = this.info;
     return {
-      coverage: { sentence: engine.vectorCoverage('sentence'), leaf: engine.vectorCoverage('leaf'), chunk: engine.vectorCoverage('chunk') },
+      coverage: Object.fromEntries(KINDS.map((k) => [k, engine.vectorCoverage(k)])) as EmbeddingStatus['coverage'],
       running: this.running,
       paused: this.paused,
       truncated: info.truncated,

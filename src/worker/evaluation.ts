@@ -91,6 +91,8 @@ export async function runEvaluation(engine: RetrievalEngine, set: EvalSet, forma
   if (!retrievers.length) throw new Error('vector and hybrid retrieval need an embedding model: load one, or choose BM25');
   const kinds = [...new Set(spec.strategies.map((s) => STRATEGY_UNIT[s]))];
   const points: EvalPointView[] = [];
+  // Semantic chunks are found with the model even when only BM25 retrieves them (all header variants share them).
+  if (engine.embedder && kinds.includes('semantic')) await engine.buildSemanticChunks({ signal, onEmbedProgress: (p) => emit({ kind: 'eval', phase: 'embed', done: p.done, total: p.total, pass: 'semantic chunks' }) });
   try {
     for (const headers of variants) {
       const pass = variants.length > 1 ? `headers ${headers ? 'on' : 'off'}` : '';

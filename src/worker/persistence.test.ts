@@ -3,7 +3,9 @@ import { IDBFactory, IDBObjectStore } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { documentFromText } from '../core/documents/load';
 import { structureParams } from '../core/retrieve/params';
+import { openDB } from 'idb';
 import { Persistence } from './persistence';
+import type { SavedSplit } from './saved-split';
 
 const g = globalThis as { indexedDB?: unknown };
 const original = g.indexedDB;
@@ -58,5 +60,96 @@ describe('persistence (IndexedDB in the worker)', () => {
     }
     expect(p.on).toBe(false);
     expect(p.reason).toBe('the browser storage quota is full');
+  });
+
+  it('keeps each document\'s split beside it, and drops the splits of documents no longer kept', async () => {
+    g.indexedDB = new IDBFactory();
+    const p = new Persistence();
+    await p.open();
+    const other = documentFromText('Another one.', 'other.txt');
+    const split = (n: number): SavedSplit => ({ key: 'k', sentences: new Int32Array([0, -1, 0, n, 2, -1, 0]), chunks: new Int32Array([0, n, 2, 0, 1]) });
+    await p.saveCorpus({ ...corpus, docIds: [doc.id, other.id] }, [doc, other], new Map([[doc.id, split(20)], [other.id, split(12)]]));
+    let loaded = (await p.load())!;
+    expect([...loaded.splits.keys()]).toEqual([doc.id, other.id]);
+    expect(Array.from(loaded.splits.get(other.id)!.sentences)).toEqual([0, -1, 0, 12, 2, -1, 0]);
+    expect(loaded.splits.get(other.id)!.sentences).toBeInstanceOf(Int32Array);
+    await p.saveCorpus(corpus, [doc], new Map([[doc.id, split(20)]]));
+    loaded = (await p.load())!;
+    expect([...loaded.splits.keys()]).toEqual([doc.id]);
+    // Appended one by one (a drop of files), each with its split.
+    await p.appendDocument({ ...corpus, docIds: [doc.id, other.id] }, other, split(12));
+    expect([...(await p.load())!.splits.keys()]).toEqual([doc.id, other.id]);
+  });
+
+  it('a database written by the previous version (no splits) opens, and gives its documents back to be split again', async () => {
+    g.indexedDB = new IDBFactory();
+    const old = await openDB('rag-context-lab', 1, {
+      upgrade(db) {
+        db.createObjectStore('docs');
+        db.createObjectStore('vectors');
+        db.createObjectStore('meta');
+      },
+    });
+    await old.put('docs', doc, doc.id);
+    await old.put('meta', corpus, 'corpus');
+    await old.put('vectors', { key: 'sentence|none|m', dim: 2, data: new Float32Array([0, 1]) }, 'sentence|none|m');
+    old.close();
+    const p = new Persistence();
+    await p.open();
+    expect(p.on).toBe(true);
+    const loaded = (await p.load())!;
+    expect(loaded.docs.map((d) => d.id)).toEqual([doc.id]);
+    expect(loaded.splits.size).toBe(0);
+    expect(Array.from(loaded.vectors[0]!.data)).toEqual([0, 1]);
+    expect(loaded.unfinishedImport).toBeNull();
+  });
+
+  it('an import closed before it was stored: the next start says which bundle, once, and what was stored before is intact', async () => {
+    g.indexedDB = new IDBFactory();
+    const p = new Persistence();
+    await p.open();
+    await p.saveCorpus(corpus, [doc]);
+    await p.saveVectors([{ key: 'sentence|none|m', dim: 2, data: new Float32Array([1, 0]) }]);
+    // The page closes after the mark, before saveImport commits.
+    await p.markImport('big.zip');
+    const after = new Persistence();
+    await after.open();
+    const loaded = (await after.load())!;
+    expect(loaded.unfinishedImport).toBe('big.zip');
+    expect(loaded.docs.map((d) => d.id)).toEqual([doc.id]);
+    expect(Array.from(loaded.vectors[0]!.data)).toEqual([1, 0]);
+    expect((await after.load())!.unfinishedImport).toBeNull();
+
+    // An import that completes: documents, splits and vectors in one transaction, and no mark left.
+    const imported = documentFromText('Imported from a bundle.', 'bundle-doc.txt');
+    await after.markImport('small.zip');
+    const split: SavedSplit = { key: 'k', sentences: new Int32Array([0, -1, 0, 23, 4, -1, 0]), chunks: new Int32Array(0) };
+    await after.saveImport({ ...corpus, docIds: [doc.id, imported.id] }, [doc, imported], new Map([[imported.id, split]]), [{ key: 'sentence|none|m', dim: 2, data: new Float32Array([1, 0, 0, 1]) }]);
+    const done = (await after.load())!;
+    expect(done.unfinishedImport).toBeNull();
+    expect(done.docs.map((d) => d.id)).toEqual([doc.id, imported.id]);
+    expect([...done.splits.keys()]).toEqual([imported.id]);
+    expect(Array.from(done.vectors[0]!.data)).toEqual([1, 0, 0, 1]);
+  });
+
+  it('stores a vector set over 32 MB in parts (Chromium refuses a value over 127 MiB) and joins them again', async () => {
+    g.indexedDB = new IDBFactory();
+    const p = new Persistence();
+    await p.open();
+    // 20M floats (80 MB): parts of 8M, 8M and 4M floats.
+    const big = new Float32Array(20 << 20);
+    for (let i = 0; i < big.length; i += 4099) big[i] = i;
+    await p.saveCorpus(corpus, [doc]);
+    await p.saveVectors([
+      { key: 'sentence|none|m', dim: 4, data: big },
+      { key: 'leaf|none|m', dim: 4, data: new Float32Array([1, 2, 3, 4]) },
+    ]);
+    const records = await (await openDB('rag-context-lab')).getAllKeys('vectors');
+    expect(records.sort()).toEqual(['leaf|none|m', 'sentence|none|m', 'sentence|none|m#1', 'sentence|none|m#2']);
+    const back = (await p.load())!.vectors;
+    expect(back.map((v) => v.key).sort()).toEqual(['leaf|none|m', 'sentence|none|m']);
+    const sentence = back.find((v) => v.key === 'sentence|none|m')!;
+    expect(sentence.data.length).toBe(big.length);
+    expect(Buffer.from(sentence.data.buffer, sentence.data.byteOffset, sentence.data.byteLength).equals(Buffer.from(big.buffer))).toBe(true);
   });
 });

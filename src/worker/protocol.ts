@@ -127,6 +127,8 @@ export interface WorkerStatus {
   structure: StructureParams;
   persistence: { on: boolean; reason?: string };
   restored: boolean;
+  /** The file name of a bundle whose import was still being stored when the page closed: nothing of it was kept. */
+  unfinishedImport?: string;
   indexBackend: IndexBackend;
   /** The corpus map's background UMAP job, while it runs (and its last outcome). */
   map?: MapProgressMessage;

@@ -39,7 +39,7 @@ let bundle: ExportResult;
 async function embedded(docs: Document[], structure: Partial<StructureParams> = {}): Promise<RetrievalEngine> {
   const e = new RetrievalEngine({ embedder, structure });
   e.addDocuments(docs);
-  for (const kind of ['sentence', 'leaf', 'chunk'] as const) await e.embedUnits(kind);
+  for (const kind of ['sentence', 'leaf', 'chunk', 'packed'] as const) await e.embedUnits(kind);
   return e;
 }
 
@@ -189,7 +189,7 @@ describe('BM25 through the export, for each analyzer and variant', () => {
     const total = sentenceLengths.reduce((a, b) => a + b, 0);
     expect(stats.slice(1).map(Number)).toEqual([sentenceLengths.length, total / sentenceLengths.length, 0.9, 0.4, 0]);
     // Postings rows (term, unit, tf) and lengths are what the analyzer gives each unit's text, derived independently.
-    for (const kind of ['sentence', 'leaf', 'chunk'] as const) {
+    for (const kind of ['sentence', 'leaf', 'chunk', 'packed'] as const) {
       const ref = buildPostings(e.unitCount(kind), (id) => analyze(e.unitText(kind, id), 'en', 'stem'), 'lucene');
       const rows = lines('postings').filter((l) => l[0] === kind).map((l) => `${l[1]}|${l[2]}|${l[3]}`);
       expect(rows, kind).toEqual([...ref.terms].flatMap(([t, p]) => p.units.map((u, i) => `${t}|${u}|${p.tf[i]}`)));
@@ -243,7 +243,7 @@ describe('BM25 through the export, for each analyzer and variant', () => {
 });
 
 describe('the vectors as text and bytes', () => {
-  const UNIT_KINDS = ['sentence', 'leaf', 'chunk'] as const;
+  const UNIT_KINDS = ['sentence', 'leaf', 'chunk', 'packed'] as const;
   const vectorOf = (kind: (typeof UNIT_KINDS)[number], unit: number) => {
     const all = engine.exportVectors()[kind]!;
     const dim = embedder.dim;
@@ -312,9 +312,10 @@ describe('import', () => {
     expect(back.corpus.sentences).toEqual(engine.corpus.sentences);
     expect(back.hierarchy).toEqual(engine.hierarchy);
     expect(back.chunks).toEqual(engine.chunks);
+    expect(back.unitCount('packed')).toBe(engine.unitCount('packed'));
     const a = engine.exportVectors();
     const b = back.exportVectors();
-    for (const kind of ['sentence', 'leaf', 'chunk'] as const) {
+    for (const kind of ['sentence', 'leaf', 'chunk', 'packed'] as const) {
       expect(Buffer.from(b[kind]!.buffer, b[kind]!.byteOffset, b[kind]!.byteLength).equals(Buffer.from(a[kind]!.buffer, a[kind]!.byteOffset, a[kind]!.byteLength))).toBe(true);
     }
     const again = await exportBundle(back, { strategy: 'window', params: { topK: 10, budgetTokens: 256, window: { before: 3, after: 2, bySection: false } }, questions: set.questions.slice(0, 8), labVersion: 'test' });

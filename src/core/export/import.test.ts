@@ -38,7 +38,7 @@ async function answers(e: RetrievalEngine) {
 describe('import of a bundle into a fresh corpus', () => {
   it("takes the bundle's BM25 postings for every unit kind and answers exactly as the exporting corpus", async () => {
     const { engine: back, lexicalKinds } = await importBundle(bundle.files, { embedder: null });
-    expect(lexicalKinds).toEqual(['sentence', 'leaf', 'chunk']);
+    expect(lexicalKinds).toEqual(['sentence', 'leaf', 'chunk', 'packed']);
     expect(back.corpus).toEqual(engine.corpus);
     expect(back.chunks).toEqual(engine.chunks);
     const theirs = await answers(engine);

@@ -1,5 +1,5 @@
 import type { Embedder } from '../embed/embedder';
-import { RetrievalEngine } from '../engine';
+import { RetrievalEngine, type EngineOptions } from '../engine';
 import type { StructureParams, UnitKind } from '../retrieve/params';
 import type { ChunkNode, Document } from '../types';
 import { isAnalyzer, type AnalyzerName } from '../index/analyzer';
@@ -8,14 +8,18 @@ import type { SentenceSpan } from '../structure/corpus';
 import type { SplitDocument } from '../structure/units';
 import { BundleError, MANIFEST, parquetPath, type BundleFile, type Table, type TableName } from './format';
 import { parseManifest, sha256, type Manifest, type ManifestFile } from './manifest';
-import { readParquet } from './parquet';
+import { openParquet, readParquet } from './parquet';
 import { openTable, type ColumnTable } from './read-columns';
+import { UNIT_KINDS as EXPORTED_KINDS } from './tables';
 
 export interface ImportOptions {
   /** The loaded embedding model; the bundle's vectors must come from the same model and dimensions. */
   embedder: Embedder | null;
   /** The corpus already open: the bundle's documents are added to a copy of it. */
   into?: RetrievalEngine | null;
+  /** Into an empty corpus: the vector index and reranker of the new engine (default: exact scan, none), so it need not be rebuilt for its user. */
+  vectorIndex?: EngineOptions['vectorIndex'];
+  reranker?: EngineOptions['reranker'];
 }
 
 export interface ImportResult {
@@ -28,7 +32,31 @@ export interface ImportResult {
   vectorKinds: UnitKind[];
   /** Unit kinds whose BM25 index was taken from the bundle's postings (the others are built from their text on first use). */
   lexicalKinds: UnitKind[];
+  /** Where the time went, ms, in this order: tables, checksumWait (checksums not done when the tables were), split, bm25, vectorsRead, vectorIndex. */
+  timings: Record<string, number>;
 }
+
+/** Times consecutive steps: mark(name) records the ms since the previous mark. */
+function timer(): ((name: string) => void) & { all: Record<string, number> } {
+  let last = performance.now();
+  const all: Record<string, number> = {};
+  return Object.assign(
+    (name: string) => {
+      const now = performance.now();
+      all[name] = (all[name] ?? 0) + now - last;
+      last = now;
+    },
+    { all },
+  );
+}
+
+/**
+ * A bundle's files by name while they are still being read (a dropped zip: bundle-zip.ts
+ * openBundleBlob): each table is decoded as soon as its bytes are there, while the larger
+ * ones are still read. A read that fails rejects with a BundleError.
+ */
+export type BundleReads = ReadonlyMap<string, Promise<Uint8Array>>;
+type Files = BundleReads;
 
 /** The checksum of each bundle file, computed once and started early (Web Crypto hashes off the thread, while tables decode). */
 type Digests = Map<string, Promise<string>>;
@@ -43,33 +71,69 @@ function digestOf(digests: Digests, path: string, bytes: Uint8Array): Promise<st
   return d;
 }
 
+/**
+ * The tables an import read, in the order it opened them, with their checksums still being
+ * computed: decoding does not wait for them (SHA-256 of a 100k-sentence bundle's tables takes
+ * seconds, and Web Crypto computes it on another thread meanwhile). `verify` awaits them in
+ * that order; nothing is added to an engine before it passed. A failure while reading is
+ * reported as the checksum fault of a table opened so far when there is one (that is what
+ * went wrong, and the message the sequential checks gave), else as itself.
+ */
+class Checks {
+  private readonly opened: { path: string; bytes: Uint8Array; entry: ManifestFile | undefined }[] = [];
+  constructor(readonly digests: Digests) {}
+
+  /** A table was opened (its columns found, its size right): its checksum counts from now on. */
+  add(path: string, bytes: Uint8Array, entry: ManifestFile | undefined): void {
+    this.opened.push({ path, bytes, entry });
+  }
+
+  async verify(): Promise<void> {
+    for (const { path, bytes, entry } of this.opened) {
+      if (entry && (await digestOf(this.digests, path, bytes)) !== entry.sha256) throw new BundleError(`${path} is corrupt: its checksum differs from the manifest's`);
+    }
+  }
+
+  /** Runs `read`; a failure becomes the first checksum fault of the tables opened so far, if any. */
+  async reading<T>(read: () => Promise<T>): Promise<T> {
+    try {
+      return await read();
+    } catch (e) {
+      await this.verify();
+      throw e;
+    }
+  }
+}
+
 /** A table's bytes and its manifest entry; a missing file is a BundleError. */
-function fileOf(files: Map<string, Uint8Array>, manifest: Manifest, name: TableName): { path: string; bytes: Uint8Array; entry: ManifestFile | undefined } {
+async function fileOf(files: Files, manifest: Manifest, name: TableName): Promise<{ path: string; bytes: Uint8Array; entry: ManifestFile | undefined }> {
   const path = parquetPath(name);
-  const bytes = files.get(path);
+  const bytes = await files.get(path);
   if (!bytes) throw new BundleError(`the bundle is incomplete: ${path} is missing`);
   return { path, bytes, entry: manifest.files.find((f) => f.name === path) };
 }
 
-/** Checks a table's size and checksum against the manifest: one BundleError naming the fault. */
-async function checkFile(path: string, bytes: Uint8Array, entry: ManifestFile | undefined, digests: Digests): Promise<void> {
+/** A table's size against the manifest: one BundleError naming the fault. */
+function checkSize(path: string, bytes: Uint8Array, entry: ManifestFile | undefined): void {
   if (entry && bytes.length !== entry.bytes) throw new BundleError(`${path} is ${bytes.length < entry.bytes ? 'truncated' : 'corrupt'} (${bytes.length} of ${entry.bytes} bytes)`);
-  if (entry && (await digestOf(digests, path, bytes)) !== entry.sha256) throw new BundleError(`${path} is corrupt: its checksum differs from the manifest's`);
 }
 
-/** Reads a bundle's Parquet table whole, checking presence, shape, columns, then size and checksum. */
-async function table(files: Map<string, Uint8Array>, manifest: Manifest, name: TableName, digests: Digests): Promise<Table> {
-  const { path, bytes, entry } = fileOf(files, manifest, name);
-  const t = await readParquet(name, path, bytes, entry?.bytes);
-  await checkFile(path, bytes, entry, digests);
-  return t;
+/** Reads a bundle's Parquet table whole, checking presence, shape, columns and size; its checksum joins `checks`. */
+async function table(files: Files, manifest: Manifest, name: TableName, checks: Checks): Promise<Table> {
+  const { path, bytes, entry } = await fileOf(files, manifest, name);
+  // Opened (metadata and columns) before the size check, as the checks always ran: a truncated file says so either way.
+  openParquet(name, path, bytes, entry?.bytes);
+  checkSize(path, bytes, entry);
+  checks.add(path, bytes, entry);
+  return readParquet(name, path, bytes, entry?.bytes);
 }
 
-/** Reads some columns of a large table (read-columns.ts): the same checks in the same order, before its data is decoded. */
-async function columnsOf(files: Map<string, Uint8Array>, manifest: Manifest, name: TableName, columns: string[], digests: Digests): Promise<ColumnTable> {
-  const { path, bytes, entry } = fileOf(files, manifest, name);
+/** Reads some columns of a large table (read-columns.ts): the same checks in the same order, its data decoded while its checksum is computed. */
+async function columnsOf(files: Files, manifest: Manifest, name: TableName, columns: string[], checks: Checks): Promise<ColumnTable> {
+  const { path, bytes, entry } = await fileOf(files, manifest, name);
   const t = openTable(name, path, bytes, entry?.bytes);
-  await checkFile(path, bytes, entry, digests);
+  checkSize(path, bytes, entry);
+  checks.add(path, bytes, entry);
   return t.read(columns);
 }
 
@@ -134,9 +198,9 @@ function documentsOf(docs: Table, sections: Table, pages: Table): Document[] {
  * sentences or units that do not fit — is one BundleError, thrown before anything the
  * caller holds is changed.
  */
-export async function importBundle(bundle: BundleFile[], options: ImportOptions): Promise<ImportResult> {
-  const files = new Map(bundle.map((f) => [f.name.replace(/^\.?\//, ''), f.bytes]));
-  const manifest = parseManifest(files.get(MANIFEST));
+export async function importBundle(bundle: BundleFile[] | BundleReads, options: ImportOptions): Promise<ImportResult> {
+  const files: Files = Array.isArray(bundle) ? new Map(bundle.map((f) => [f.name.replace(/^\.?\//, ''), Promise.resolve(f.bytes)])) : (bundle as BundleReads);
+  const manifest = parseManifest(await files.get(MANIFEST));
   const { embedder } = options;
   const kinds = manifest.vectors.kinds ?? [];
   const emb = manifest.embedding;
@@ -156,25 +220,32 @@ export async function importBundle(bundle: BundleFile[], options: ImportOptions)
     throw new BundleError(`the bundle's chunking (${structureKey(manifest.structure)}) differs from the open corpus's (${structureKey(into.structure)}): clear the corpus first, or export with the same settings`);
   }
 
-  // Checksums of every table to be read start now; the tables are still checked one at a
-  // time, in order, so the first fault reported is the first table's.
-  const digests: Digests = new Map();
-  const wanted: TableName[] = ['documents', 'sections', 'pages', 'sentences', 'units', ...(kinds.length ? (['vectors'] as const) : [])];
+  // Checksums of every table that may be read start now, and are computed (off the thread,
+  // by Web Crypto) while the tables decode; they are all awaited before the tables are used.
+  const mark = timer();
+  const checks = new Checks(new Map());
+  const wanted: TableName[] = ['documents', 'sections', 'pages', 'sentences', 'units', ...(kinds.length ? (['vectors'] as const) : []), ...(into ? [] : (['postings'] as const))];
   for (const name of wanted) {
-    const bytes = files.get(parquetPath(name));
-    if (bytes) digestOf(digests, parquetPath(name), bytes);
+    // Each as soon as its bytes are there (a dropped zip's entries arrive one by one).
+    void files.get(parquetPath(name))?.then((bytes) => digestOf(checks.digests, parquetPath(name), bytes), () => undefined);
   }
-  const docs = await table(files, manifest, 'documents', digests);
-  const sections = await table(files, manifest, 'sections', digests);
-  const pages = await table(files, manifest, 'pages', digests);
-  const sentences = await columnsOf(files, manifest, 'sentences', ['doc', 'section', 'page', 'char_start', 'char_end', 'tokens', 'part_index', 'part_of'], digests);
-  const units = await columnsOf(files, manifest, 'units', ['kind', 'id', 'node', 'parent', 'doc', 'sent_start', 'sent_end', 'char_start', 'char_end', 'tokens'], digests);
-  const vectors = kinds.length ? await columnsOf(files, manifest, 'vectors', ['kind', 'embedding'], digests) : null;
+  const { docs, sections, pages, sentences, units } = await checks.reading(async () => {
+    const docs = await table(files, manifest, 'documents', checks);
+    const sections = await table(files, manifest, 'sections', checks);
+    const pages = await table(files, manifest, 'pages', checks);
+    const sentences = await columnsOf(files, manifest, 'sentences', ['doc', 'section', 'page', 'char_start', 'char_end', 'tokens', 'part_index', 'part_of'], checks);
+    const units = await columnsOf(files, manifest, 'units', ['kind', 'id', 'node', 'parent', 'doc', 'sent_start', 'sent_end', 'char_start', 'char_end', 'tokens'], checks);
+    return { docs, sections, pages, sentences, units };
+  });
+  mark('tables');
+  // Every table read so far is the manifest's before anything is built from it (the vectors' below, before they are taken).
+  await checks.verify();
+  mark('checksumWait');
   const documents = documentsOf(docs, sections, pages);
 
   const engine = into
     ? await into.withoutDocuments([])
-    : new RetrievalEngine({ embedder, structure: manifest.structure, maxSentenceTokens: manifest.corpus.maxSentenceTokens });
+    : new RetrievalEngine({ embedder, structure: manifest.structure, maxSentenceTokens: manifest.corpus.maxSentenceTokens, ...(options.vectorIndex ? { vectorIndex: options.vectorIndex } : {}), reranker: options.reranker ?? null });
   if (engine.corpus.maxSentenceTokens !== manifest.corpus.maxSentenceTokens) {
     throw new BundleError(`the bundle splits sentences above ${manifest.corpus.maxSentenceTokens} tokens, this lab above ${engine.corpus.maxSentenceTokens}: clear the corpus first`);
   }
@@ -274,6 +345,17 @@ export async function importBundle(bundle: BundleFile[], options: ImportOptions)
   const bySpan = (a: number[], b: number[]) => a[0]! - b[0]! || b[1]! - a[1]!;
   check('parent chunks', h.nodes.slice(before.nodes).filter((n) => n.children.length).map(nodeSpan).sort(bySpan), parentRows.map(rel).sort(bySpan));
 
+  mark('split');
+
+  // BM25: a fresh corpus of the bundle's documents alone takes the bundle's postings
+  // instead of analysing every unit's text again (the first search's main cost). Before the
+  // vectors: a dropped zip's vector file (most of its bytes) is often still being read.
+  const lexicalKinds = !into && duplicates.length === 0 ? await lexicalFromPostings(engine, manifest, files, checks.digests) : [];
+  mark('bm25');
+
+  const vectors = kinds.length ? await checks.reading(() => columnsOf(files, manifest, 'vectors', ['kind', 'embedding'], checks)) : null;
+  await checks.verify();
+  mark('vectorsRead');
   let unitColumn: Int32Array | undefined;
   if (vectors) {
     const dim = embedder!.dim;
@@ -292,6 +374,9 @@ export async function importBundle(bundle: BundleFile[], options: ImportOptions)
     };
     const everyDoc = keepDoc.size === bundleDocs.length;
     for (const kind of kinds) {
+      // Packed chunks have no rows in the units table (they are rebuilt from the sentences):
+      // when only some documents are taken, their vectors are left to be embedded here.
+      if (!everyDoc && kind === 'packed') continue;
       const rowsOfKind: number[] = [];
       for (let i = 0; i < vectors.rows; i++) if (vKind[i] === kind) rowsOfKind.push(i);
       // Every document kept: the kind's rows are taken as they are (one block when they are contiguous, as the export writes them).
@@ -318,19 +403,16 @@ export async function importBundle(bundle: BundleFile[], options: ImportOptions)
     }
   }
 
-  // BM25: a fresh corpus of the bundle's documents alone takes the bundle's postings
-  // instead of analysing every unit's text again (the first search's main cost).
-  const lexicalKinds = !into && duplicates.length === 0 ? await lexicalFromPostings(engine, manifest, files, digests) : [];
-  return { engine, manifest, added, duplicates, vectorKinds: [...kinds], lexicalKinds };
+  mark('vectorIndex');
+  return { engine, manifest, added, duplicates, vectorKinds: kinds.filter((k) => engine.vectorCoverage(k).done === engine.unitCount(k)), lexicalKinds, timings: mark.all };
 
-  /** The vectors table's unit column, read (once) only when some documents are left out. */
+  /** The vectors table's unit column, read (once, its checksum verified above) only when some documents are left out. */
   async function vectorUnits(): Promise<Int32Array> {
-    unitColumn ??= (await columnsOf(files, manifest, 'vectors', ['unit'], digests)).ints.unit!;
+    unitColumn ??= (await columnsOf(files, manifest, 'vectors', ['unit'], new Checks(checks.digests))).ints.unit!;
     return unitColumn;
   }
 }
 
-const UNIT_KINDS: readonly UnitKind[] = ['sentence', 'leaf', 'chunk'];
 
 /** Units whose analysed text is compared with the postings before they are taken (per unit kind). */
 const LEXICAL_SAMPLE = 100;
@@ -355,20 +437,22 @@ export function postingsAnalyzer(manifest: Manifest): AnalyzerName | null {
  * analyzer, a postings table that is missing, corrupt or incomplete) leaves the kind to be
  * indexed from its text on first use, as before. Returns the kinds taken.
  */
-async function lexicalFromPostings(engine: RetrievalEngine, manifest: Manifest, files: Map<string, Uint8Array>, digests: Digests): Promise<UnitKind[]> {
+async function lexicalFromPostings(engine: RetrievalEngine, manifest: Manifest, files: Files, digests: Digests): Promise<UnitKind[]> {
   const lexical = engine.structure.lexical;
   const declared = postingsAnalyzer(manifest);
   if (declared !== null && declared !== lexical.analyzer) return [];
   let post: ColumnTable;
   try {
-    post = await columnsOf(files, manifest, 'postings', ['kind', 'term', 'unit', 'tf'], digests);
+    const checks = new Checks(digests);
+    post = await columnsOf(files, manifest, 'postings', ['kind', 'term', 'unit', 'tf'], checks);
+    await checks.verify();
   } catch {
     return [];
   }
   const kindCol = post.values.kind as string[];
   const rows: PostingRows = { term: post.values.term as string[], unit: post.ints.unit!, tf: post.ints.tf! };
   const taken: UnitKind[] = [];
-  for (const kind of UNIT_KINDS) {
+  for (const kind of EXPORTED_KINDS) {
     // A kind's rows are one run (the export writes kind by kind).
     const from = kindCol.indexOf(kind);
     if (from < 0) continue;

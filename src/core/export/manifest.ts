@@ -2,7 +2,7 @@ import { modelInfo } from '../embed/models';
 import type { RetrievalEngine } from '../engine';
 import { analyzerWords, type AnalyzerName } from '../index/analyzer';
 import { lexicalLabel, type Bm25Variant, type LexicalParams } from '../index/lexical-index';
-import type { RetrievalParams, StrategyName, StructureParams, UnitKind } from '../retrieve/params';
+import { STRATEGIES, type RetrievalParams, type StrategyName, type StructureParams, type UnitKind } from '../retrieve/params';
 import { variantParams } from './postings';
 import { BUNDLE_FORMAT, BUNDLE_VERSION, BundleError, TABLES, type BundleFile, type TableName } from './format';
 
@@ -140,7 +140,7 @@ export function buildManifest(input: ManifestInput): Omit<Manifest, 'files'> {
     },
     sql: {
       strategies: [...SQL_STRATEGIES],
-      notReproduced: ['adaptive', 'rse', 'rerank (cross-encoder)', 'query fusion (LLM-written variants)'],
+      notReproduced: [...STRATEGIES.filter((s) => !(SQL_STRATEGIES as readonly string[]).includes(s)), 'rerank (cross-encoder)', 'query fusion (LLM-written variants)'],
       call: "SELECT * FROM raglab.search('window', ARRAY['query','terms'], '[…query vector…]'::vector);",
     },
     targets: input.targets,

@@ -9,7 +9,13 @@ import { buildPostings, variantParams, type Postings } from './postings';
 import { UnitWords } from './unit-words';
 import { BundleError, type Table, type TableName } from './format';
 
-export const UNIT_KINDS: readonly UnitKind[] = ['sentence', 'leaf', 'chunk'];
+/**
+ * Unit kinds whose postings and vectors a bundle carries. Sentence-packed chunks are rebuilt
+ * from the sentences on import (a pure function of them and the manifest's structure), so
+ * only their vectors and postings travel. Semantic chunks are cut by the model and are not
+ * carried yet: an import finds them again by embedding.
+ */
+export const UNIT_KINDS: readonly UnitKind[] = ['sentence', 'leaf', 'chunk', 'packed'];
 
 /** Headers with the page field over more (section, page pair) rows than this are refused. */
 const MAX_HEADER_ROWS = 500_000;
@@ -230,8 +236,12 @@ export function unitChars(engine: RetrievalEngine, kind: UnitKind, id: number): 
     const n = engine.hierarchy.nodes[engine.hierarchy.leaves[id]!]!;
     return [n.doc, c.sentences[n.start]!.start, c.sentences[n.end - 1]!.end];
   }
-  const ch = engine.chunks[id]!;
-  return [ch.doc, ch.start, ch.end];
+  if (kind === 'chunk') {
+    const ch = engine.chunks[id]!;
+    return [ch.doc, ch.start, ch.end];
+  }
+  const u = engine.unitSpan(kind, id);
+  return [u.doc, u.charStart, u.charEnd];
 }
 
 /**

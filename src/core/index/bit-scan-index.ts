@@ -1,3 +1,4 @@
+import { type CompactKind, type CompactRows, compactRows } from './compact-rows';
 import { FlatIndex } from './flat-index';
 import { TopK } from './top-k';
 import { type Allow, type Hit, type VectorIndex, l2normalize } from './vector-index';
@@ -8,7 +9,24 @@ export interface BitScanOptions {
   /** Candidates re-scored exactly per query: max(rescore, rescorePerK × k). */
   rescore?: number;
   rescorePerK?: number;
+  /**
+   * From this many vectors (and never below exactBelow) the rows are kept compact instead of
+   * float32; the exact scan below it keeps float32 rows, so small corpora score exactly as FlatIndex.
+   */
+  compactFrom?: number;
+  /** How compact rows are stored: float16 (the default) or int8 with a scale per row. */
+  rows?: CompactKind;
 }
+
+/**
+ * Where rows become float16 (the same size as the `auto` backend's switch). Measured on the
+ * scale bench's real-sentence vectors (scripts/bench/scale-bench.ts `rows`; 384 dims, 100k
+ * rows, 100 questions, 2 loaded cores): float16 rows 820 bytes a vector with the codes (float32:
+ * 1,588), recall@10 0.999, answer-in-context unchanged, re-scored cosines within 5e-5 of
+ * float32's (4.2e-5 the largest at 30k); int8 + a scale per row 440 bytes but recall@10 0.993
+ * and scores off by up to 1.2e-3. Float16 keeps the ranking; int8 would not pay for it.
+ */
+export const COMPACT_FROM = 20_000;
 
 /**
  * Short-list length measured on test-model vectors of real sentences (scripts/bench/scale-bench.ts,
@@ -34,8 +52,9 @@ const LEVELS: Record<number, readonly number[]> = { 1: [-1, 1], 2: [-1.89, -0.56
  * query scores every code through 256-entry tables, one per code byte (Σ ±q_j·w_j for the 8
  * dimensions of that byte, w_j the dimension's mean |x − μ|): 48 lookups instead of 384
  * multiply-adds, and no pointer chasing. The best `rescore` ids by that estimate are then
- * scored exactly on their float32 rows, so the scores returned are FlatIndex's exact cosines;
- * only which ids are looked at is approximate.
+ * scored on their rows: below COMPACT_FROM the float32 rows, so the scores returned are
+ * FlatIndex's exact cosines and only which ids are looked at is approximate; from there the
+ * rows are float16 (half the bytes), and a re-scored cosine differs from float32's by < 1e-4.
  *
  * Why this and not HNSW or IVF (measured on the scale bench's vectors, 2 cores): on sentence
  * vectors whose neighbours are only weakly similar (test-model top-10 cosine ≈ 0.33 against
@@ -50,7 +69,9 @@ const LEVELS: Record<number, readonly number[]> = { 1: [-1, 1], 2: [-1.89, -0.56
  * then, and recomputed (all codes re-encoded) whenever the index has doubled since.
  */
 export class BitScanIndex implements VectorIndex {
-  readonly exact: FlatIndex;
+  /** float32 rows while the index is small; null once the rows are compact. */
+  private flat: FlatIndex | null;
+  private compact: CompactRows | null = null;
   private readonly options: Required<BitScanOptions>;
   private readonly bits: 1 | 2;
   private readonly bytes: number;
@@ -66,8 +87,8 @@ export class BitScanIndex implements VectorIndex {
     readonly dim: number,
     options: BitScanOptions = {},
   ) {
-    this.exact = new FlatIndex(dim);
-    this.options = { exactBelow: 0, ...BIT_SCAN_DEFAULTS, ...options };
+    this.flat = new FlatIndex(dim);
+    this.options = { exactBelow: 0, compactFrom: COMPACT_FROM, rows: 'float16', ...BIT_SCAN_DEFAULTS, ...options };
     // At least 256 bits per code: 1 bit per dimension from 256 dimensions, 2 below (a 128-dim
     // model's 128 sign bits left recall@10 at 0.90 where 2 bits reached 0.98+).
     this.bits = dim >= 256 ? 1 : 2;
@@ -77,7 +98,12 @@ export class BitScanIndex implements VectorIndex {
   }
 
   get size(): number {
-    return this.exact.size;
+    return this.flat ? this.flat.size : this.compact!.size;
+  }
+
+  /** How the rows are held now: float32, float16 or int8. */
+  get rowFormat(): 'float32' | CompactKind {
+    return this.compact ? this.compact.kind : 'float32';
   }
 
   /** Whether searches at the current size use the codes (else the exact scan). */
@@ -86,16 +112,35 @@ export class BitScanIndex implements VectorIndex {
   }
 
   add(vectors: Float32Array): void {
-    this.exact.add(vectors);
+    const d = this.dim;
+    if (vectors.length % d !== 0) throw new Error(`vector data of length ${vectors.length} is not a multiple of the index dimension ${d}`);
+    const total = this.size + vectors.length / d;
+    const flat = this.flat;
+    if (flat && total < Math.max(this.options.compactFrom, this.options.exactBelow)) return flat.add(vectors);
+    if (!this.compact) this.compact = compactRows(this.options.rows, d, total);
+    const rows = this.compact;
+    rows.reserve(total);
+    if (flat) {
+      // The float32 rows (already normalised) move into the compact store, then are dropped.
+      for (let i = 0; i < flat.size; i++) rows.push(flat.vector(i));
+      this.flat = null;
+    }
+    const row = new Float32Array(d);
+    for (let o = 0; o < vectors.length; o += d) {
+      row.set(vectors.subarray(o, o + d));
+      rows.push(l2normalize(row));
+    }
   }
 
+  /** The stored normalised row: a view of float32 rows, or a new array decoded from compact ones. */
   vector(id: number): Float32Array {
-    return this.exact.vector(id);
+    return this.flat ? this.flat.vector(id) : this.compact!.decode(id);
   }
 
   search(query: Float32Array, k: number, allow?: Allow): Hit[] {
     if (query.length !== this.dim) throw new Error(`query has ${query.length} dimensions; the index has ${this.dim}`);
-    if (!this.approximate || k <= 0) return this.exact.search(query, k, allow);
+    if (this.flat && (!this.approximate || k <= 0)) return this.flat.search(query, k, allow);
+    if (k <= 0) return [];
     this.prepare();
     const n = this.size;
     const d = this.dim;
@@ -114,13 +159,9 @@ export class BitScanIndex implements VectorIndex {
       if (s >= shortList.threshold) shortList.push(i, s);
     }
     const top = new TopK(Math.min(k, n));
-    const data = this.exact.rows();
-    for (const { id } of shortList.result()) {
-      const off = id * d;
-      let s = 0;
-      for (let j = 0; j < d; j++) s += q[j]! * data[off + j]!;
-      top.push(id, s);
-    }
+    const flat = this.flat;
+    const compact = this.compact;
+    for (const { id } of shortList.result()) top.push(id, flat ? flat.score(q, id) : compact!.dot(q, id));
     return top.result();
   }
 
@@ -152,13 +193,21 @@ export class BitScanIndex implements VectorIndex {
   private prepare(): void {
     const n = this.size;
     const d = this.dim;
-    const data = this.exact.rows();
+    const scratch = new Float32Array(d);
+    // Row i as float32: a view of the float32 rows, or decoded into one scratch row.
+    const rowOf = this.flat ? (i: number) => this.flat!.vector(i) : (i: number) => this.compact!.decode(i, scratch);
     if (n >= 2 * this.statsAt) {
       const mean = new Float64Array(d);
-      for (let i = 0; i < n; i++) for (let j = 0, o = i * d; j < d; j++) mean[j]! += data[o + j]!;
+      for (let i = 0; i < n; i++) {
+        const row = rowOf(i);
+        for (let j = 0; j < d; j++) mean[j]! += row[j]!;
+      }
       for (let j = 0; j < d; j++) this.mean[j] = mean[j]! / n;
       const spread = new Float64Array(d);
-      for (let i = 0; i < n; i++) for (let j = 0, o = i * d; j < d; j++) spread[j]! += Math.abs(data[o + j]! - this.mean[j]!);
+      for (let i = 0; i < n; i++) {
+        const row = rowOf(i);
+        for (let j = 0; j < d; j++) spread[j]! += Math.abs(row[j]! - this.mean[j]!);
+      }
       for (let j = 0; j < d; j++) this.spread[j] = spread[j]! / n || 1e-9;
       this.statsAt = n;
       this.encoded = 0;
@@ -179,7 +228,7 @@ export class BitScanIndex implements VectorIndex {
     const levels = LEVELS[bits]!;
     const cuts = CUTS[bits]!;
     for (let i = this.encoded; i < n; i++) {
-      const o = i * d;
+      const row = rowOf(i);
       // Per-row scale α: the least-squares fit of (x − μ) by α·w·level.
       let num = 0;
       let den = 0;
@@ -188,7 +237,7 @@ export class BitScanIndex implements VectorIndex {
         for (let f = 0; f < per; f++) {
           const j = b * per + f;
           if (j >= d) break;
-          const r = data[o + j]! - mean[j]!;
+          const r = row[j]! - mean[j]!;
           const u = r / spread[j]!;
           let c = 0;
           while (c < cuts.length && u > cuts[c]!) c++;
@@ -204,8 +253,8 @@ export class BitScanIndex implements VectorIndex {
     this.encoded = n;
   }
 
-  /** The float32 rows plus the codes, per-row scales, μ and w. */
+  /** The rows (float32 or compact) plus the codes, per-row scales, μ and w. */
   memoryBytes(): number {
-    return this.exact.memoryBytes() + this.codes.byteLength + this.scale.byteLength + this.mean.byteLength + this.spread.byteLength;
+    return (this.flat ? this.flat.memoryBytes() : this.compact!.bytes()) + this.codes.byteLength + this.scale.byteLength + this.mean.byteLength + this.spread.byteLength;
   }
 }

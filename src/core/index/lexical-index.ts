@@ -1,4 +1,4 @@
-import MiniSearch from 'minisearch';
+import MiniSearch, { type Options } from 'minisearch';
 import { analyze, type AnalyzerName } from './analyzer';
 import { TopK } from './top-k';
 import type { Allow, Hit } from './vector-index';
@@ -56,17 +56,6 @@ export interface TermPostings {
   tf: number[];
 }
 
-/** BM25+ postings loaded from rows: each term's run of rows, and MiniSearch's lengths and mean. */
-interface LoadedPostings {
-  rows: PostingRows;
-  /** Term → its run; run r is rows [starts[r], starts[r + 1]). */
-  runs: Map<string, number>;
-  starts: Int32Array;
-  /** Each unit's number of distinct terms (MiniSearch's field length). */
-  distinct: Uint32Array;
-  avg: number;
-}
-
 /** Postings as table rows (term, unit, tf), each term's rows one run with its units ascending. */
 export interface PostingRows {
   term: ArrayLike<string>;
@@ -74,46 +63,50 @@ export interface PostingRows {
   tf: ArrayLike<number>;
 }
 
+
+/** MiniSearch over one text field: the BM25+ reference (miniSearch()). */
+type Reference = MiniSearch<{ id: number; text: string; lang: string }>;
+
 /**
  * BM25 over text units, tokenised by an analyzer (analyzer.ts: Intl.Segmenter words, so
  * Chinese is split into words, folded to lower case without accents, optionally stemmed
  * and without stop words). One index per unit kind (sentences, leaves, chunks) and
- * lexical parameters. BM25+ is MiniSearch's; Lucene's BM25 is scored here over the
- * index's own postings, with lengths counted in tokens.
+ * lexical parameters. BM25+ is MiniSearch's formula; Lucene's BM25 counts lengths in tokens.
+ *
+ * The postings are typed arrays, not MiniSearch: MiniSearch keeps a radix tree of Maps with
+ * one Map entry per posting and an array per unit. Measured on 100k SQuAD sentences
+ * (stem+stop, 1.5M postings): MiniSearch 1,027 bytes per sentence (~69 per posting), plain
+ * arrays per term 387; here 132 (~9 per posting, lengths and search scratch included): a
+ * posting is an Int32 unit and a Uint16 tf in one CSR table, terms in one Map. BM25+ is scored with
+ * MiniSearch's arithmetic, float steps and tie order (tested against a MiniSearch built
+ * from the same texts); MiniSearch is kept only as that reference (miniSearch()).
  */
 export class LexicalIndex {
   readonly params: LexicalParams;
-  /** MiniSearch's BM25+ (only for that variant). */
-  private readonly mini: MiniSearch<{ id: number; text: string; lang: string }> | null;
   private count = 0;
   private language = 'en';
-  /** The terms of the unit being added, while MiniSearch asks for them. */
-  private adding: string[] | null = null;
-  /** The index's own postings and lengths in tokens (Lucene scoring, and postings()). */
-  private readonly terms = new Map<string, TermPostings>();
-  /** BM25+ only: postings read from MiniSearch when asked, dropped when units are added. */
-  private derived: Map<string, TermPostings> | null = null;
-  /** BM25+ loaded from postings rows, searched over those rows until MiniSearch is needed (see fromPostings). */
-  private pending: LoadedPostings | null = null;
+  /** Term → term id; termList[id] is its text. */
+  private readonly termIds = new Map<string, number>();
+  private readonly termList: string[] = [];
+  /** Compacted postings (CSR): term t's rows are [offsets[t], offsets[t + 1]), units ascending. */
+  private offsets = new Int32Array(1);
+  private units = new Int32Array(0);
+  private tfs: Uint16Array | Uint32Array = new Uint16Array(0);
+  /** Postings added since the last compaction, in the order added (term id, unit, tf). */
+  private log = emptyLog();
   private tokenLengths = new Uint32Array(64);
+  /** Each unit's number of distinct terms: MiniSearch's field length (BM25+). */
+  private distinct = new Uint32Array(64);
   private totalTokens = 0;
+  /** MiniSearch's running mean of the distinct-term lengths, in its floating-point steps. */
+  private avgDistinct = 0;
   /** Per-search accumulators, reused (only touched entries are reset). */
-  private scratch = { score: new Float64Array(0), mask: new Uint32Array(0) };
+  private scratch = { score: new Float64Array(0), matched: new Uint16Array(0) };
+  /** MiniSearch over the same postings, built when miniSearch() is asked (the BM25+ reference). */
+  private reference: Reference | null = null;
 
   constructor(params: LexicalParams = DEFAULT_LEXICAL) {
     this.params = { ...params };
-    this.mini =
-      params.bm25 === 'bm25plus'
-        ? new MiniSearch({
-            fields: ['text'],
-            idField: 'id',
-            storeFields: [],
-            // A unit being added hands over its terms (analysed once for both postings); a query is analysed in its language.
-            tokenize: (text) => this.adding ?? analyze(text, this.language, this.params.analyzer),
-            processTerm: (term) => term,
-            searchOptions: { bm25: { ...BM25_PARAMS }, prefix: false, fuzzy: false, combineWith: 'OR' },
-          })
-        : null;
   }
 
   get size(): number {
@@ -131,8 +124,9 @@ export class LexicalIndex {
   static fromPostings(params: LexicalParams, units: number, rows: PostingRows, from = 0, to = rows.unit.length): LexicalIndex {
     const idx = new LexicalIndex(params);
     const tokens = new Uint32Array(Math.max(64, units));
-    const distinct = new Uint32Array(units);
+    const distinct = new Uint32Array(Math.max(64, units));
     let prev = -1;
+    let maxTf = 0;
     for (let i = from; i < to; i++) {
       const u = rows.unit[i]!;
       const first = i === from || rows.term[i] !== rows.term[i - 1];
@@ -140,100 +134,34 @@ export class LexicalIndex {
       prev = u;
       tokens[u]! += rows.tf[i]!;
       distinct[u]!++;
+      if (rows.tf[i]! > maxTf) maxTf = rows.tf[i]!;
     }
-    idx.count = units;
-    idx.tokenLengths = tokens;
-    for (let u = 0; u < units; u++) idx.totalTokens += tokens[u]!;
-    const typed = ArrayBuffer.isView(rows.unit) && ArrayBuffer.isView(rows.tf);
-    const runs = new Map<string, number>();
-    const starts: number[] = [];
+    const offsets: number[] = [];
     for (let i = from; i < to; i++) {
       if (i === from || rows.term[i] !== rows.term[i - 1]) {
         const term = rows.term[i]!;
-        if (runs.has(term)) throw new Error(`the postings of "${term}" are not one run`);
-        runs.set(term, starts.length);
-        starts.push(i);
+        if (idx.termIds.has(term)) throw new Error(`the postings of "${term}" are not one run`);
+        idx.termIds.set(term, idx.termList.length);
+        idx.termList.push(term);
+        offsets.push(i - from);
       }
     }
-    starts.push(to);
-    if (!idx.mini) {
-      // Lucene scores over `terms`: each term's postings as views of the rows (copied on a later add).
-      for (const [term, r] of runs) {
-        const a = starts[r]!;
-        const b = starts[r + 1]!;
-        idx.terms.set(term, typed ? { units: (rows.unit as Int32Array).subarray(a, b) as unknown as number[], tf: (rows.tf as Int32Array).subarray(a, b) as unknown as number[] } : { units: Array.from({ length: b - a }, (_, i) => rows.unit[a + i]!), tf: Array.from({ length: b - a }, (_, i) => rows.tf[a + i]!) });
-      }
-      return idx;
+    offsets.push(to - from);
+    idx.offsets = Int32Array.from(offsets);
+    idx.units = new Int32Array(to - from);
+    idx.tfs = maxTf > 0xffff ? new Uint32Array(to - from) : new Uint16Array(to - from);
+    for (let i = from; i < to; i++) {
+      idx.units[i - from] = rows.unit[i]!;
+      idx.tfs[i - from] = rows.tf[i]!;
     }
-    let avg = 0;
-    // MiniSearch's running mean of lengths, in its floating-point steps.
-    for (let u = 0; u < units; u++) avg = (avg * u + distinct[u]!) / (u + 1);
-    // BM25+ is searched over the rows as MiniSearch would score them; MiniSearch itself is
-    // filled only when needed (a later add, a query of over 30 terms, postings()).
-    idx.pending = { rows, runs, starts: Int32Array.from(starts), distinct, avg };
-    return idx;
-  }
-
-  /** Fills MiniSearch from the loaded postings (its document table through loadJS, its term index directly). */
-  private materialize(): void {
-    const p = this.pending;
-    if (!p) return;
-    const units = this.count;
-    const documentIds: Record<number, number> = {};
-    const fieldLength: Record<number, number[]> = {};
+    idx.count = units;
+    idx.tokenLengths = tokens;
+    idx.distinct = distinct;
     for (let u = 0; u < units; u++) {
-      documentIds[u] = u;
-      fieldLength[u] = [p.distinct[u]!];
+      idx.totalTokens += tokens[u]!;
+      idx.avgDistinct = (idx.avgDistinct * u + distinct[u]!) / (u + 1);
     }
-    const options = (this.mini as unknown as { _options: ConstructorParameters<typeof MiniSearch>[0] })._options;
-    const loaded = MiniSearch.loadJS(
-      { documentCount: units, nextId: units, documentIds, fieldIds: { text: 0 }, fieldLength, averageFieldLength: [p.avg], storedFields: {}, dirtCount: 0, index: [], serializationVersion: 2 },
-      options,
-    ) as MiniSearch<{ id: number; text: string; lang: string }>;
-    const index = (loaded as unknown as MiniSearchInternals)._index as unknown as { set(term: string, data: Map<number, Map<number, number>>): void } | undefined;
-    if (!index?.set) throw new Error('MiniSearch internals changed: postings cannot be loaded');
-    for (const [term, r] of p.runs) {
-      const docs = new Map<number, number>();
-      for (let i = p.starts[r]!; i < p.starts[r + 1]!; i++) docs.set(p.rows.unit[i]!, p.rows.tf[i]!);
-      index.set(term, new Map([[0, docs]]));
-    }
-    (this as unknown as { mini: typeof loaded }).mini = loaded;
-    this.pending = null;
-  }
-
-  /** fastSearch over loaded postings rows: the very same arithmetic, order and ties. */
-  private pendingSearch(query: string, k: number, allow?: Allow): Hit[] | null {
-    const p = this.pending!;
-    const terms = this.analyze(query, this.language).filter((t) => !!t);
-    const distinct = [...new Set(terms)];
-    if (distinct.length > 30) return null;
-    const n = this.count;
-    if (this.scratch.score.length < n) this.scratch = { score: new Float64Array(n * 2), mask: new Uint32Array(n * 2) };
-    const { score: acc, mask } = this.scratch;
-    const touched: number[] = [];
-    try {
-      for (const term of terms) {
-        const r = p.runs.get(term);
-        if (r === undefined) continue;
-        const from = p.starts[r]!;
-        const to = p.starts[r + 1]!;
-        const bit = 1 << distinct.indexOf(term);
-        const idf = Math.log(1 + (n - (to - from) + 0.5) / (to - from + 0.5));
-        for (let i = from; i < to; i++) {
-          const doc = p.rows.unit[i]!;
-          const tf = p.rows.tf[i]!;
-          const s = bm25PlusTerm(idf, tf, p.distinct[doc]!, p.avg);
-          if (mask[doc] === 0) {
-            touched.push(doc);
-            acc[doc] = s;
-          } else acc[doc] = acc[doc]! + s;
-          mask[doc] = mask[doc]! | bit;
-        }
-      }
-      return bestByMatchedTerms(touched, acc, mask, k, (doc) => doc, allow);
-    } finally {
-      for (const doc of touched) mask[doc] = 0;
-    }
+    return idx;
   }
 
   /** The terms of a text as this index analyses it. */
@@ -243,69 +171,95 @@ export class LexicalIndex {
 
   /** Adds units with ids size … size+n-1, each tokenised for its own language. */
   add(texts: string[], languages: string[] | string = 'en'): void {
-    this.materialize();
+    this.reference = null;
     texts.forEach((text, i) => {
       this.language = typeof languages === 'string' ? languages : (languages[i] ?? 'en');
-      const id = this.count++;
-      const tokens = this.analyze(text, this.language);
-      this.adding = tokens;
-      try {
-        this.mini?.add({ id, text, lang: this.language });
-      } finally {
-        this.adding = null;
-      }
-      this.addPostings(id, tokens);
+      this.addUnit(this.analyze(text, this.language));
     });
-    this.derived = null;
+    // Compacting when the log outgrows the table keeps both small and the work linear overall.
+    if (this.log.n > Math.max(1 << 16, this.units.length)) this.compact();
   }
 
-  private addPostings(id: number, tokens: string[]): void {
+  private addUnit(tokens: string[]): void {
+    const id = this.count++;
     if (id >= this.tokenLengths.length) {
-      const grown = new Uint32Array(Math.max(64, this.tokenLengths.length * 2));
-      grown.set(this.tokenLengths);
-      this.tokenLengths = grown;
+      const size = Math.max(64, this.tokenLengths.length * 2);
+      this.tokenLengths = grow(this.tokenLengths, size);
+      this.distinct = grow(this.distinct, size);
     }
-    this.tokenLengths[id] = tokens.length;
-    this.totalTokens += tokens.length;
-    // BM25+ scores from MiniSearch's own postings: a second copy would cost ~40 % more memory.
-    if (this.mini) return;
     const tf = new Map<string, number>();
     for (const t of tokens) tf.set(t, (tf.get(t) ?? 0) + 1);
-    for (const [t, n] of tf) {
-      let p = this.terms.get(t);
-      if (!p) this.terms.set(t, (p = { units: [], tf: [] }));
-      else if (!Array.isArray(p.units)) {
-        // Postings loaded as views of a table's rows (fromPostings) become arrays of their own to grow.
-        p.units = Array.from(p.units);
-        p.tf = Array.from(p.tf);
+    this.tokenLengths[id] = tokens.length;
+    this.totalTokens += tokens.length;
+    // As MiniSearch: the length counts distinct tokens (an empty one too), the mean is updated in its steps.
+    this.distinct[id] = tf.size;
+    this.avgDistinct = (this.avgDistinct * id + tf.size) / (id + 1);
+    const plus = this.params.bm25 === 'bm25plus';
+    for (const [term, n] of tf) {
+      if (plus && !term) continue; // MiniSearch indexes no empty term
+      let t = this.termIds.get(term);
+      if (t === undefined) {
+        t = this.termList.length;
+        this.termIds.set(term, t);
+        this.termList.push(term);
       }
-      p.units.push(id);
-      p.tf.push(n);
+      const log = this.log;
+      if (log.n === log.term.length) this.log = { term: grow(log.term, log.n * 2), unit: grow(log.unit, log.n * 2), tf: grow(log.tf, log.n * 2), n: log.n };
+      this.log.term[this.log.n] = t;
+      this.log.unit[this.log.n] = id;
+      this.log.tf[this.log.n++] = n;
     }
+  }
+
+  /** Merges the log into the CSR table: each term's new units follow its old ones (ids only grow, so runs stay ascending). */
+  private compact(): void {
+    const log = this.log;
+    if (!log.n) return;
+    const terms = this.termList.length;
+    const old = this.offsets.length - 1;
+    const cursor = new Int32Array(terms + 1);
+    for (let t = 0; t < old; t++) cursor[t] = this.offsets[t + 1]! - this.offsets[t]!;
+    let maxTf = 0;
+    for (let i = 0; i < log.n; i++) {
+      cursor[log.term[i]!]!++;
+      if (log.tf[i]! > maxTf) maxTf = log.tf[i]!;
+    }
+    const offsets = new Int32Array(terms + 1);
+    for (let t = 0; t < terms; t++) offsets[t + 1] = offsets[t]! + cursor[t]!;
+    const total = offsets[terms]!;
+    const units = new Int32Array(total);
+    const tfs = this.tfs instanceof Uint32Array || maxTf > 0xffff ? new Uint32Array(total) : new Uint16Array(total);
+    for (let t = 0; t < terms; t++) {
+      let at = offsets[t]!;
+      if (t < old) {
+        for (let i = this.offsets[t]!; i < this.offsets[t + 1]!; i++, at++) {
+          units[at] = this.units[i]!;
+          tfs[at] = this.tfs[i]!;
+        }
+      }
+      cursor[t] = at;
+    }
+    for (let i = 0; i < log.n; i++) {
+      const at = cursor[log.term[i]!]!++;
+      units[at] = log.unit[i]!;
+      tfs[at] = log.tf[i]!;
+    }
+    this.offsets = offsets;
+    this.units = units;
+    this.tfs = tfs;
+    this.log = emptyLog();
   }
 
   /** Term → the units holding it (ascending) with its frequency: what an export or another engine scores from (terms in no set order). */
   postings(): ReadonlyMap<string, Readonly<TermPostings>> {
-    this.materialize();
-    if (!this.mini) return this.terms;
-    // Read from MiniSearch's index on demand (an export asks once).
-    if (!this.derived) this.derived = this.postingsFromMiniSearch();
-    return this.derived;
-  }
-
-  private postingsFromMiniSearch(): Map<string, TermPostings> {
-    const m = this.mini as unknown as MiniSearchInternals;
-    const fieldId = m._fieldIds?.text;
+    this.compact();
+    // Plain arrays, made when asked (an export asks once): the index itself keeps only the typed table.
     const out = new Map<string, TermPostings>();
-    if (fieldId === undefined || !m._index?.[Symbol.iterator] || !m._documentIds) throw new Error('MiniSearch internals changed: postings cannot be read');
-    const entries: [string, TermPostings][] = [];
-    for (const [term, fields] of m._index as Iterable<[string, Map<number, Map<number, number>>]>) {
-      const docs = fields.get(fieldId);
-      if (!docs?.size) continue;
-      const pairs = [...docs].map(([short, tf]) => [m._documentIds!.get(short) as number, tf] as const).sort((a, b) => a[0] - b[0]);
-      entries.push([term, { units: pairs.map((p) => p[0]), tf: pairs.map((p) => p[1]) }]);
+    for (let t = 0; t < this.termList.length; t++) {
+      const a = this.offsets[t]!;
+      const b = this.offsets[t + 1]!;
+      if (a < b) out.set(this.termList[t]!, { units: Array.from(this.units.subarray(a, b)), tf: Array.from(this.tfs.subarray(a, b)) });
     }
-    for (const [term, p] of entries) out.set(term, p);
     return out;
   }
 
@@ -315,50 +269,132 @@ export class LexicalIndex {
   }
 
   /**
-   * The top k units by MiniSearch's BM25+ score. MiniSearch's own search() builds a result
-   * object with a match map for every unit that matches any query term, then sorts them
-   * all: at 100k sentences that is ~190 ms a question, mostly for common words. This reads
-   * MiniSearch's postings and keeps only the top k, with the very same scores and order
-   * (tested against search()); anything it does not model falls back to search().
+   * The top k units by the index's BM25 variant, best first. BM25+ gives MiniSearch's
+   * search() scores and order exactly (ties in first-seen order) but keeps only the top k
+   * instead of a result object per matching unit; Lucene's ties go to the smaller id.
    */
   search(query: string, k: number, allow?: Allow, language = 'en'): Hit[] {
     this.language = language;
     if (!query.trim() || k <= 0) return [];
-    if (!this.mini) return this.luceneSearch(this.analyze(query, language), k, allow);
-    if (this.pending) {
-      const hits = this.pendingSearch(query, k, allow);
-      if (hits) return hits;
-    }
-    return this.fastSearch(query, k, allow) ?? this.miniSearch(query, k, allow);
+    this.compact();
+    const terms = this.analyze(query, language);
+    if (this.params.bm25 === 'lucene') return this.luceneSearch(terms, k, allow);
+    // As MiniSearch: every query term in order (repeats count twice), empty ones dropped.
+    return this.plusSearch(
+      terms.filter((t) => !!t),
+      k,
+      allow,
+    );
   }
 
-  /** MiniSearch's own search (the reference the fast path must equal; BM25+ only). */
+  /** MiniSearch's own search over the same postings and lengths (the reference BM25+ must equal). */
   miniSearch(query: string, k: number, allow?: Allow): Hit[] {
-    if (!this.mini) throw new Error('miniSearch is the BM25+ reference; this index scores with Lucene BM25');
-    this.materialize();
-    const results = this.mini.search(query, allow ? { filter: (r) => allow(r.id as number) } : {});
+    if (this.params.bm25 !== 'bm25plus') throw new Error('miniSearch is the BM25+ reference; this index scores with Lucene BM25');
+    this.reference ??= this.referenceIndex();
+    const results = this.reference.search(query, allow ? { filter: (r) => allow(r.id as number) } : {});
     return results.slice(0, k).map((r) => ({ id: r.id as number, score: r.score }));
   }
 
-  /** Lucene's BM25 over the index's postings: every query term occurrence adds its score (a repeated term counts twice, as Anserini's boosts). */
+  /** A MiniSearch filled from the postings: its document table through loadJS, its term index directly. */
+  private referenceIndex(): Reference {
+    this.compact();
+    const options: Options<{ id: number; text: string; lang: string }> = {
+      fields: ['text'],
+      idField: 'id',
+      storeFields: [],
+      tokenize: (text: string) => analyze(text, this.language, this.params.analyzer),
+      processTerm: (term: string) => term,
+      searchOptions: { bm25: { ...BM25_PARAMS }, prefix: false, fuzzy: false, combineWith: 'OR' },
+    };
+    const units = this.count;
+    const documentIds: Record<number, number> = {};
+    const fieldLength: Record<number, number[]> = {};
+    for (let u = 0; u < units; u++) {
+      documentIds[u] = u;
+      fieldLength[u] = [this.distinct[u]!];
+    }
+    const mini = MiniSearch.loadJS(
+      { documentCount: units, nextId: units, documentIds, fieldIds: { text: 0 }, fieldLength, averageFieldLength: [this.avgDistinct], storedFields: {}, dirtCount: 0, index: [], serializationVersion: 2 },
+      options,
+    ) as Reference;
+    const index = (mini as unknown as { _index?: { set(term: string, data: Map<number, Map<number, number>>): void } })._index;
+    if (!index?.set) throw new Error('MiniSearch internals changed: postings cannot be loaded');
+    for (let t = 0; t < this.termList.length; t++) {
+      const docs = new Map<number, number>();
+      for (let i = this.offsets[t]!; i < this.offsets[t + 1]!; i++) docs.set(this.units[i]!, this.tfs[i]!);
+      if (docs.size) index.set(this.termList[t]!, new Map([[0, docs]]));
+    }
+    return mini;
+  }
+
+  private scratchFor(n: number): { score: Float64Array; matched: Uint16Array } {
+    if (this.scratch.score.length < n) {
+      const size = Math.ceil(n * 1.25);
+      this.scratch = { score: new Float64Array(size), matched: new Uint16Array(size) };
+    }
+    return this.scratch;
+  }
+
+  /**
+   * MiniSearch's BM25+ over the postings: per query term in query order, idf · (δ + tf·(k1+1)
+   * / (tf + k1·(1 − b + b·len/avg))) summed in that order, then × the distinct query terms matched.
+   */
+  private plusSearch(terms: string[], k: number, allow?: Allow): Hit[] {
+    const n = this.count;
+    if (!n) return [];
+    const { score: acc, matched } = this.scratchFor(n);
+    const { offsets, units, tfs, distinct } = this;
+    const avg = this.avgDistinct;
+    const touched: number[] = [];
+    try {
+      for (let q = 0; q < terms.length; q++) {
+        const t = this.termIds.get(terms[q]!);
+        if (t === undefined) continue;
+        const from = offsets[t]!;
+        const to = offsets[t + 1]!;
+        // A repeated query term adds its score again but is one matched term (its units were all touched before).
+        const first = terms.indexOf(terms[q]!) === q;
+        const idf = Math.log(1 + (n - (to - from) + 0.5) / (to - from + 0.5));
+        for (let i = from; i < to; i++) {
+          const doc = units[i]!;
+          const s = bm25PlusTerm(idf, tfs[i]!, distinct[doc]!, avg);
+          if (!first) acc[doc] = acc[doc]! + s;
+          else {
+            if (matched[doc] === 0) {
+              touched.push(doc);
+              acc[doc] = s;
+            } else acc[doc] = acc[doc]! + s;
+            matched[doc] = matched[doc]! + 1;
+          }
+        }
+      }
+      return bestByMatchedTerms(touched, acc, matched, k, allow);
+    } finally {
+      for (const doc of touched) matched[doc] = 0;
+    }
+  }
+
+  /** Lucene's BM25 over the postings: every query term occurrence adds its score (a repeated term counts twice, as Anserini's boosts). */
   private luceneSearch(terms: string[], k: number, allow?: Allow): Hit[] {
     const { k: k1, b } = LUCENE_BM25_PARAMS;
     const n = this.count;
     if (!n) return [];
     const avg = this.totalTokens / n;
-    if (this.scratch.score.length < n) this.scratch = { score: new Float64Array(n * 2), mask: new Uint32Array(n * 2) };
-    const { score: acc, mask } = this.scratch;
+    const { score: acc, matched } = this.scratchFor(n);
+    const { offsets, units, tfs, tokenLengths } = this;
     const touched: number[] = [];
     for (const term of terms) {
-      const p = this.terms.get(term);
-      if (!p) continue;
-      const idf = Math.log(1 + (n - p.units.length + 0.5) / (p.units.length + 0.5));
-      for (let i = 0; i < p.units.length; i++) {
-        const u = p.units[i]!;
-        const tf = p.tf[i]!;
-        const s = (idf * tf) / (tf + k1 * (1 - b + (b * this.tokenLengths[u]!) / avg));
-        if (mask[u] === 0) {
-          mask[u] = 1;
+      const t = this.termIds.get(term);
+      if (t === undefined) continue;
+      const from = offsets[t]!;
+      const to = offsets[t + 1]!;
+      const idf = Math.log(1 + (n - (to - from) + 0.5) / (to - from + 0.5));
+      for (let i = from; i < to; i++) {
+        const u = units[i]!;
+        const tf = tfs[i]!;
+        const s = (idf * tf) / (tf + k1 * (1 - b + (b * tokenLengths[u]!) / avg));
+        if (matched[u] === 0) {
+          matched[u] = 1;
           touched.push(u);
           acc[u] = s;
         } else acc[u] = acc[u]! + s;
@@ -366,51 +402,21 @@ export class LexicalIndex {
     }
     const top = new TopK(k, true);
     for (const u of touched) {
-      mask[u] = 0;
+      matched[u] = 0;
       if (!allow || allow(u)) top.push(u, acc[u]!);
     }
     return top.result();
   }
+}
 
-  private fastSearch(query: string, k: number, allow?: Allow): Hit[] | null {
-    const m = this.mini as unknown as MiniSearchInternals;
-    const fieldId = m._fieldIds?.text;
-    if (fieldId === undefined || !m._index || !m._fieldLength || !m._documentIds || !m._avgFieldLength) return null;
-    // As MiniSearch: every query term in order (repeats count twice); quality counts distinct ones.
-    const terms = this.analyze(query, this.language).filter((t) => !!t);
-    const distinct = [...new Set(terms)];
-    if (distinct.length > 30) return null; // matched terms are kept as bits of a 32-bit mask
-    const total = m._documentCount;
-    const avg = m._avgFieldLength[fieldId]!;
-    // Dense scratch arrays over MiniSearch's short ids (0, 1, 2, … in insertion order).
-    const n = m._nextId ?? 0;
-    if (this.scratch.score.length < n) this.scratch = { score: new Float64Array(n * 2), mask: new Uint32Array(n * 2) };
-    const { score: acc, mask } = this.scratch;
-    const touched: number[] = [];
-    try {
-      for (const term of terms) {
-        const postings = m._index.get(term)?.get(fieldId);
-        if (!postings) continue;
-        const bit = 1 << distinct.indexOf(term);
-        const idf = Math.log(1 + (total - postings.size + 0.5) / (postings.size + 0.5));
-        for (const [doc, tf] of postings) {
-          // A removed unit or an id past the scratch would need MiniSearch's own bookkeeping.
-          const lengths = m._fieldLength.get(doc);
-          if (!lengths || doc >= n) return null;
-          const s = bm25PlusTerm(idf, tf, lengths[fieldId]!, avg);
-          if (mask[doc] === 0) {
-            touched.push(doc);
-            acc[doc] = s;
-          } else acc[doc] = acc[doc]! + s;
-          mask[doc] = mask[doc]! | bit;
-        }
-      }
-      const ids = m._documentIds;
-      return bestByMatchedTerms(touched, acc, mask, k, (doc) => ids.get(doc) as number, allow);
-    } finally {
-      for (const doc of touched) mask[doc] = 0;
-    }
-  }
+function emptyLog(): { term: Int32Array; unit: Int32Array; tf: Uint32Array; n: number } {
+  return { term: new Int32Array(1024), unit: new Int32Array(1024), tf: new Uint32Array(1024), n: 0 };
+}
+
+function grow<T extends Int32Array | Uint32Array>(a: T, size: number): T {
+  const out = new (a.constructor as new (n: number) => T)(size);
+  out.set(a);
+  return out;
 }
 
 /** One query term's BM25+ contribution to a unit (MiniSearch's formula, BM25_PARAMS). */
@@ -421,37 +427,18 @@ function bm25PlusTerm(idf: number, tf: number, length: number, avgLength: number
 
 /**
  * The k best units of a BM25+ search: summed term scores times the number of distinct query
- * terms matched (bits of `mask`). Best first; equal scores keep first-seen order, as
- * MiniSearch's stable sort does.
+ * terms matched. Best first; equal scores keep first-seen order, as MiniSearch's stable sort does.
  */
-function bestByMatchedTerms(touched: readonly number[], acc: Float64Array, mask: Uint32Array, k: number, idOf: (doc: number) => number, allow?: Allow): Hit[] {
+function bestByMatchedTerms(touched: readonly number[], acc: Float64Array, matched: Uint16Array, k: number, allow?: Allow): Hit[] {
   const top: Hit[] = [];
   for (const doc of touched) {
-    const id = idOf(doc);
-    if (allow && !allow(id)) continue;
-    const score = acc[doc]! * popcount(mask[doc]!);
+    if (allow && !allow(doc)) continue;
+    const score = acc[doc]! * matched[doc]!;
     if (top.length === k && score <= top[k - 1]!.score) continue;
     let i = top.length < k ? top.length : k - 1;
     while (i > 0 && top[i - 1]!.score < score) i--;
-    top.splice(i, 0, { id, score });
+    top.splice(i, 0, { id: doc, score });
     if (top.length > k) top.pop();
   }
   return top;
-}
-
-/** The parts of MiniSearch 7's index the fast path reads (checked at run time, tested against search()). */
-interface MiniSearchInternals {
-  _index?: { get(term: string): Map<number, Map<number, number>> | undefined; [Symbol.iterator]?: unknown };
-  _fieldIds?: Record<string, number>;
-  _fieldLength?: Map<number, number[]>;
-  _avgFieldLength?: number[];
-  _documentIds?: Map<number, unknown>;
-  _documentCount: number;
-  _nextId?: number;
-}
-
-function popcount(x: number): number {
-  let n = 0;
-  for (let v = x >>> 0; v; v &= v - 1) n++;
-  return n;
 }

@@ -3,6 +3,8 @@ import type { ParamField, ParamGroup } from '../strategies/types';
 import { DEFAULT_HEADERS, type HeaderParams } from '../structure/headers';
 import { DEFAULT_CHUNK_LEVELS } from '../structure/hierarchy';
 import { DEFAULT_NAIVE, type NaiveChunkParams } from '../structure/naive-chunks';
+import { DEFAULT_PACKED, validatePacked, type PackedChunkParams } from '../structure/packed-chunks';
+import { DEFAULT_SEMANTIC, validateSemantic, type SemanticChunkParams } from '../structure/semantic-chunks';
 import { DEFAULT_LEXICAL, isBm25Variant, type LexicalParams } from '../index/lexical-index';
 import { isAnalyzer } from '../index/analyzer';
 import type { MetadataFilter } from './filters';
@@ -12,7 +14,10 @@ export { RETRIEVERS, RETRIEVER_NAMES, type RetrieverName } from './retrievers';
 export { STRATEGIES, type StrategyName } from '../strategies/registry';
 
 /** What each strategy retrieves before expanding or merging. */
-export type UnitKind = 'sentence' | 'leaf' | 'chunk';
+export type UnitKind = 'sentence' | 'leaf' | 'chunk' | 'packed' | 'semantic';
+
+/** Every unit kind, in the order they are embedded. */
+export const UNIT_KINDS: readonly UnitKind[] = ['sentence', 'leaf', 'chunk', 'packed', 'semantic'];
 
 /** Each strategy's title (kept for callers that index by name; the registry is the source). */
 export const STRATEGY_LABELS = Object.fromEntries(STRATEGY_LIST.map((s) => [s.name, strategyTitle(s.name)])) as Record<StrategyName, string>;
@@ -28,6 +33,10 @@ export interface StructureParams {
   /** Chunks and section-bounded windows stay inside sections of this level or above (0 = documents only). */
   sectionLevel: number;
   naive: NaiveChunkParams;
+  /** Sentence-packed chunks (LlamaIndex SentenceSplitter): size and overlap in tokens of whole sentences. */
+  packed: PackedChunkParams;
+  /** Semantic chunks (LlamaIndex SemanticSplitterNodeParser): buffer sentences and breakpoint percentile. */
+  semantic: SemanticChunkParams;
   headers: HeaderParams;
   /** How BM25 analyses and scores (changing it rebuilds only the lexical indexes). */
   lexical: LexicalParams;
@@ -56,6 +65,8 @@ export const DEFAULT_STRUCTURE: StructureParams = {
   chunkLevels: [...DEFAULT_CHUNK_LEVELS],
   sectionLevel: 3,
   naive: { ...DEFAULT_NAIVE },
+  packed: { ...DEFAULT_PACKED },
+  semantic: { ...DEFAULT_SEMANTIC },
   headers: { ...DEFAULT_HEADERS, fields: [] },
   lexical: { ...DEFAULT_LEXICAL },
 };
@@ -133,6 +144,8 @@ export function structureParams(p: Partial<StructureParams> = {}): StructurePara
     ...p,
     chunkLevels: [...(p.chunkLevels ?? DEFAULT_STRUCTURE.chunkLevels)],
     naive: { ...DEFAULT_STRUCTURE.naive, ...p.naive },
+    packed: validPacked({ ...DEFAULT_STRUCTURE.packed, ...p.packed }),
+    semantic: validSemantic({ ...DEFAULT_STRUCTURE.semantic, ...p.semantic }),
     headers: { ...DEFAULT_STRUCTURE.headers, ...p.headers, fields: [...(p.headers?.fields ?? [])] },
     lexical: validLexical({ ...DEFAULT_STRUCTURE.lexical, ...p.lexical }),
   };
@@ -143,4 +156,16 @@ export function validLexical(l: LexicalParams): LexicalParams {
   if (!isAnalyzer(l.analyzer)) throw new RangeError(`unknown analyzer ${l.analyzer}`);
   if (!isBm25Variant(l.bm25)) throw new RangeError(`unknown BM25 variant ${l.bm25}`);
   return l;
+}
+
+/** Throws a RangeError naming the invalid field (packed.size, packed.overlap). */
+export function validPacked(p: PackedChunkParams): PackedChunkParams {
+  validatePacked(p);
+  return p;
+}
+
+/** Throws a RangeError naming the invalid field (semantic.buffer, semantic.percentile). */
+export function validSemantic(p: SemanticChunkParams): SemanticChunkParams {
+  validateSemantic(p);
+  return p;
 }

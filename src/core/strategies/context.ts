@@ -119,6 +119,10 @@ export class QueryContext implements StrategyContext {
     return this.maker.units.rangesByDoc(kind);
   }
 
+  unitSpan(kind: UnitKind, id: number): { doc: number; start: number; end: number } {
+    return this.maker.units.span(kind, id);
+  }
+
   provenance(unit: Provenance['unit'], hits: readonly Candidate[], extra: Partial<Provenance>): Provenance {
     return this.maker.provenance(unit, hits, extra);
   }

@@ -7,12 +7,14 @@ import { adaptive } from './adaptive';
 import { automerge } from './automerge';
 import { automergeFill } from './automerge-fill';
 import { naive } from './naive';
+import { packed } from './packed';
 import { rse } from './rse';
+import { semantic } from './semantic';
 import { sentence } from './sentence';
 import type { AxisValue, GroupValues, ParamGroup, Strategy, SweepAxis } from './types';
 import { sentenceWindows } from './window';
 
-export const STRATEGY_LIST = [naive, sentence, sentenceWindows, automerge, adaptive, rse, automergeFill] as const;
+export const STRATEGY_LIST = [naive, sentence, sentenceWindows, automerge, adaptive, rse, automergeFill, packed, semantic] as const;
 
 type Listed = (typeof STRATEGY_LIST)[number];
 export type StrategyName = Listed['name'];

@@ -119,6 +119,8 @@ export interface StrategyContext {
   sentencesOf(nodeIds: Iterable<number>): number[];
   /** Unit id ranges of each document. */
   unitRangesByDoc(kind: UnitKind): [number, number][];
+  /** A unit's document and sentence range [start, end). */
+  unitSpan(kind: UnitKind, id: number): { doc: number; start: number; end: number };
   /** Cosine of sentence i with the query, and of two sentences; null where a vector is missing. */
   similarity: { toQuery(i: number): number | null; between(i: number, j: number): number | null } | null;
   /** Where a block's score came from: the best hit's ranks and scores, and what the strategy adds. */

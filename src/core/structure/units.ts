@@ -4,6 +4,7 @@ import type { ChunkHierarchy, ChunkNode, Document, NaiveChunk } from '../types';
 import { appendDocument, appendSplitDocument, boundaryGroups, emptyCorpus, type Corpus, type SentenceSpan } from './corpus';
 import { extendHierarchy } from './hierarchy';
 import { naiveChunksOfDocument, type NaiveChunkParams } from './naive-chunks';
+import { packSentences, type PackedChunkParams } from './packed-chunks';
 
 /**
  * A document as another run of this lab split it (an imported bundle): its sentence atoms
@@ -13,9 +14,41 @@ export interface SplitDocument {
   doc: Document;
   sentences: SentenceSpan[];
   chunks: { start: number; end: number; tokens: number; sentences: { start: number; end: number } }[];
+  /**
+   * Its semantic chunks as sentence ranges counted from its first sentence, when they were
+   * built by an engine with the same embedding model and semantic parameters (they cost
+   * embeddings to find again); absent: built anew.
+   */
+  semantic?: { start: number; end: number }[];
 }
 
-/** A unit (sentence, leaf, naive chunk) as a sentence range and a character span. */
+/**
+ * Units that are runs of whole sentences (packed and semantic chunks): global sentence
+ * ranges, in document order. Three plain arrays, no text: a unit's text is its span's.
+ */
+class SentenceRuns {
+  readonly doc: number[] = [];
+  readonly start: number[] = [];
+  readonly end: number[] = [];
+  /** Documents [0, docs) whose runs are here. */
+  docs = 0;
+
+  get size(): number {
+    return this.doc.length;
+  }
+
+  /** Appends document d's runs (ranges counted from its first sentence `base`). */
+  push(d: number, base: number, runs: readonly { start: number; end: number }[]): void {
+    for (const r of runs) {
+      this.doc.push(d);
+      this.start.push(base + r.start);
+      this.end.push(base + r.end);
+    }
+    this.docs = d + 1;
+  }
+}
+
+/** A unit (sentence, leaf, naive, packed or semantic chunk) as a sentence range and a character span. */
 export interface UnitSpan {
   doc: number;
   start: number;
@@ -25,14 +58,19 @@ export interface UnitSpan {
 }
 
 /**
- * The corpus and the units retrieved over it: sentences, the chunk tree's leaves and the
- * naive chunks, with per-sentence section bounds and token prefix sums so windows, bounds
+ * The corpus and the units retrieved over it: sentences, the chunk tree's leaves, the
+ * naive chunks, the sentence-packed chunks and (once the engine finds them) the semantic
+ * chunks, with per-sentence section bounds and token prefix sums so windows, bounds
  * and token counts are O(1). Documents are only appended; every unit keeps its id.
  */
 export class CorpusUnits {
   readonly corpus: Corpus;
   readonly hierarchy: ChunkHierarchy;
   readonly chunks: NaiveChunk[] = [];
+  /** Sentence-packed chunks (LlamaIndex SentenceSplitter), built with the documents. */
+  private readonly packed = new SentenceRuns();
+  /** Semantic chunks, built by the engine document by document once their buffered sentences are embedded. */
+  private readonly semantic = new SentenceRuns();
   private groups: Int32Array = new Int32Array(0);
   private groupStart = new Int32Array(0);
   private groupEnd = new Int32Array(0);
@@ -40,7 +78,7 @@ export class CorpusUnits {
 
   constructor(
     private readonly counter: TokenCounter,
-    private readonly layout: { chunkLevels: readonly number[]; sectionLevel: number; naive: NaiveChunkParams },
+    private readonly layout: { chunkLevels: readonly number[]; sectionLevel: number; naive: NaiveChunkParams; packed: PackedChunkParams },
     maxSentenceTokens: number,
   ) {
     this.hierarchy = { levels: [...layout.chunkLevels], nodes: [], leaves: [] };
@@ -64,6 +102,7 @@ export class CorpusUnits {
       added.push(d);
       appendDocument(c, d, this.counter);
       this.chunks.push(...naiveChunksOfDocument(c, c.docs.length - 1, this.counter, this.layout.naive, this.chunks.length));
+      this.packDocument(c.docs.length - 1);
     }
     if (added.length) {
       this.indexBoundaries();
@@ -120,6 +159,10 @@ export class CorpusUnits {
       for (const ch of s.chunks) {
         this.chunks.push({ id: this.chunks.length, doc: d, start: ch.start, end: ch.end, text: s.doc.text.slice(ch.start, ch.end), tokens: ch.tokens, sentences: { start: base + ch.sentences.start, end: base + ch.sentences.end } });
       }
+      // From the split sentences' token counts: nothing is split again.
+      this.packDocument(d);
+      // Semantic chunks stay in document order: taken only while every earlier document has its own.
+      if (s.semantic && this.semantic.docs === d && validRuns(s.semantic, s.sentences.length)) this.semantic.push(d, base, s.semantic);
     });
     if (take.length) {
       this.indexBoundaries();
@@ -138,11 +181,61 @@ export class CorpusUnits {
       const first = c.docStarts[ch.doc]!;
       chunksOf[ch.doc]!.push({ start: ch.start, end: ch.end, tokens: ch.tokens, sentences: { start: ch.sentences.start - first, end: ch.sentences.end - first } });
     }
+    const semanticOf = this.runsByDoc(this.semantic);
     return c.docs.map((doc, d) => ({
       doc,
       sentences: c.sentences.slice(c.docStarts[d], c.docStarts[d + 1]).map(({ doc: _doc, text: _text, ...s }) => s),
       chunks: chunksOf[d]!,
+      ...(d < this.semantic.docs ? { semantic: semanticOf[d]!.map((r) => ({ start: r.start - c.docStarts[d]!, end: r.end - c.docStarts[d]! })) } : {}),
     }));
+  }
+
+  private runsByDoc(runs: SentenceRuns): { start: number; end: number }[][] {
+    const out: { start: number; end: number }[][] = this.corpus.docs.map(() => []);
+    for (let i = 0; i < runs.size; i++) out[runs.doc[i]!]!.push({ start: runs.start[i]!, end: runs.end[i]! });
+    return out;
+  }
+
+  /** Packs document d's sentences into sentence-packed chunks. */
+  private packDocument(d: number): void {
+    const c = this.corpus;
+    const first = c.docStarts[d]!;
+    const tokens = c.sentences.slice(first, c.docStarts[d + 1]).map((x) => x.tokens);
+    this.packed.push(d, first, packSentences(tokens, this.layout.packed));
+  }
+
+  /** Document d's semantic chunks counted from its first sentence, or null when not built. */
+  semanticRuns(d: number): { start: number; end: number }[] | null {
+    if (d >= this.semantic.docs) return null;
+    const first = this.corpus.docStarts[d]!;
+    const { doc, start, end } = this.semantic;
+    // Runs are in document order: find d's first by bisection.
+    let lo = 0;
+    let hi = doc.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (doc[mid]! < d) lo = mid + 1;
+      else hi = mid;
+    }
+    const out: { start: number; end: number }[] = [];
+    for (let i = lo; i < doc.length && doc[i] === d; i++) out.push({ start: start[i]! - first, end: end[i]! - first });
+    return out;
+  }
+
+  /** Documents whose semantic chunks are built: [0, n), always a prefix. */
+  get semanticDocs(): number {
+    return this.semantic.docs;
+  }
+
+  /**
+   * Appends the semantic chunks of the next document without them (ranges counted from its
+   * first sentence, tiling its sentences): ids stay in document order.
+   */
+  addSemantic(d: number, runs: readonly { start: number; end: number }[]): void {
+    if (d !== this.semantic.docs) throw new Error(`semantic chunks are built in document order: expected document ${this.semantic.docs}, got ${d}`);
+    const n = this.corpus.docStarts[d + 1]! - this.corpus.docStarts[d]!;
+    if (!validRuns(runs, n)) throw new Error(`semantic chunks of document ${d} must tile its ${n} sentences`);
+    this.semantic.push(d, this.corpus.docStarts[d]!, runs);
   }
 
   /** Per-sentence section bounds and token prefix sums, for O(1) windows and budgets. */
@@ -164,6 +257,8 @@ export class CorpusUnits {
   }
 
   count(kind: UnitKind): number {
+    if (kind === 'packed') return this.packed.size;
+    if (kind === 'semantic') return this.semantic.size;
     return kind === 'sentence' ? this.corpus.sentences.length : kind === 'leaf' ? this.hierarchy.leaves.length : this.chunks.length;
   }
 
@@ -176,6 +271,12 @@ export class CorpusUnits {
     if (kind === 'leaf') {
       const n = this.leaf(id);
       return { doc: n.doc, start: n.start, end: n.end, charStart: c.sentences[n.start]!.start, charEnd: c.sentences[n.end - 1]!.end };
+    }
+    if (kind === 'packed' || kind === 'semantic') {
+      const r = kind === 'packed' ? this.packed : this.semantic;
+      const start = r.start[id]!;
+      const end = r.end[id]!;
+      return { doc: r.doc[id]!, start, end, charStart: c.sentences[start]!.start, charEnd: c.sentences[end - 1]!.end };
     }
     const ch = this.chunks[id]!;
     return { doc: ch.doc, start: ch.sentences.start, end: ch.sentences.end, charStart: ch.start, charEnd: ch.end };
@@ -212,7 +313,8 @@ export class CorpusUnits {
   rangesByDoc(kind: UnitKind): [number, number][] {
     const n = this.corpus.docs.length;
     if (kind === 'sentence') return Array.from({ length: n }, (_, d) => [this.corpus.docStarts[d]!, this.corpus.docStarts[d + 1]!]);
-    const docOf = kind === 'leaf' ? (i: number) => this.leaf(i).doc : (i: number) => this.chunks[i]!.doc;
+    const docOf =
+      kind === 'leaf' ? (i: number) => this.leaf(i).doc : kind === 'packed' ? (i: number) => this.packed.doc[i]! : kind === 'semantic' ? (i: number) => this.semantic.doc[i]! : (i: number) => this.chunks[i]!.doc;
     const ranges: [number, number][] = Array.from({ length: n }, () => [0, 0]);
     const total = this.count(kind);
     for (let i = 0; i < total; ) {
@@ -244,4 +346,14 @@ export class CorpusUnits {
     }
     return node ?? null;
   }
+}
+
+/** Runs in order that tile [0, n) exactly. */
+export function validRuns(runs: readonly { start: number; end: number }[], n: number): boolean {
+  let at = 0;
+  for (const r of runs) {
+    if (!Number.isInteger(r.start) || !Number.isInteger(r.end) || r.start !== at || r.end <= r.start) return false;
+    at = r.end;
+  }
+  return at === n;
 }

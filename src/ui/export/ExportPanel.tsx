@@ -13,7 +13,7 @@ function exportable(columns: ColumnSpec[]): ColumnSpec[] {
   return columns.filter((c) => !c.fusion);
 }
 
-const KIND_NAMES = { sentence: 'sentences', leaf: 'leaves', chunk: 'naive chunks' } as const;
+const KIND_NAMES = { sentence: 'sentences', leaf: 'leaves', chunk: 'naive chunks', packed: 'sentence-packed chunks', semantic: 'semantic chunks' } as const;
 const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}×` : '—');
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const lines = (text: string) => text.split('\n').map((l) => l.trim()).filter(Boolean);

@@ -1,6 +1,8 @@
 import { useRef, useState } from 'react';
-import type { UnitKind } from '../../core/retrieve/params';
+import { UNIT_KINDS, type UnitKind } from '../../core/retrieve/params';
 import type { HeaderField } from '../../core/structure/headers';
+import { DEFAULT_PACKED } from '../../core/structure/packed-chunks';
+import { DEFAULT_SEMANTIC } from '../../core/structure/semantic-chunks';
 import { setStructure } from '../../state/controller';
 import { useCorpus, useView } from '../../state/stores';
 import { Check, ReleaseSlider, useNativeChange } from './controls';
@@ -14,7 +16,7 @@ const FIELDS: { value: HeaderField; label: string }[] = [
   { value: 'tags', label: 'tags' },
 ];
 
-const UNIT_PLURAL: Record<UnitKind, string> = { sentence: 'sentences', leaf: 'leaf chunks', chunk: 'naive chunks' };
+const UNIT_PLURAL: Record<UnitKind, string> = { sentence: 'sentences', leaf: 'leaf chunks', chunk: 'naive chunks', packed: 'sentence-packed chunks', semantic: 'semantic chunks' };
 
 const MIN_LEVEL = 16;
 const MAX_LEVEL = 8192;
@@ -108,7 +110,7 @@ function EmbeddingLine() {
   if (embedding.error) return <p className="p-error">Embedding stopped: {embedding.error}</p>;
   if (!embedding.running) return null;
   const c = embedding.coverage;
-  const { done, total } = embedding.unit ? (embedding.progress ?? c[embedding.unit]) : { done: c.sentence.done + c.leaf.done + c.chunk.done, total: c.sentence.total + c.leaf.total + c.chunk.total };
+  const { done, total } = embedding.unit ? (embedding.progress ?? c[embedding.unit]) : { done: UNIT_KINDS.reduce((n, k) => n + (c[k]?.done ?? 0), 0), total: UNIT_KINDS.reduce((n, k) => n + (c[k]?.total ?? 0), 0) };
   return (
     <p className="p-embedding" aria-live="polite">
       {embedding.unit ? `Embedding ${UNIT_PLURAL[embedding.unit]}… ${done}/${total}` : `Embedding… ${done}/${total} units`}
@@ -121,6 +123,9 @@ function EmbeddingLine() {
 export function StructureControls() {
   const s = useView((st) => st.view.structure);
   const h = s.headers;
+  // Views saved before these chunkers existed hold no value for them.
+  const packed = s.packed ?? DEFAULT_PACKED;
+  const semantic = s.semantic ?? DEFAULT_SEMANTIC;
   return (
     <div className="p-group p-structure">
       <h3>Re-embeds when changed</h3>
@@ -187,6 +192,48 @@ export function StructureControls() {
         value={s.naive.overlap}
         format={(n) => `${n} tokens`}
         onCommit={(n) => void setStructure((st) => void (st.naive.overlap = Math.min(n, st.naive.size - 1)))}
+      />
+      <ReleaseSlider
+        label="Packed chunk size"
+        min={32}
+        max={2048}
+        step={16}
+        value={packed.size}
+        format={(n) => `${n} tokens`}
+        hint="Sentence-packed chunks: whole sentences up to this size (LlamaIndex SentenceSplitter)."
+        onCommit={(n) =>
+          void setStructure((st) => {
+            st.packed = { ...packed, size: n };
+            if (st.packed.overlap >= n) st.packed.overlap = Math.floor(n / 2);
+          })
+        }
+      />
+      <ReleaseSlider
+        label="Packed overlap"
+        min={0}
+        max={Math.max(0, Math.floor(packed.size / 2))}
+        value={packed.overlap}
+        format={(n) => `${n} tokens`}
+        hint="Whole sentences from the end of the previous chunk, while they fit in this many tokens."
+        onCommit={(n) => void setStructure((st) => void (st.packed = { ...packed, overlap: Math.min(n, packed.size - 1) }))}
+      />
+      <ReleaseSlider
+        label="Semantic buffer"
+        min={0}
+        max={5}
+        value={semantic.buffer}
+        format={(n) => `±${n} sent.`}
+        hint="Semantic chunks (LlamaIndex SemanticSplitterNodeParser): each sentence is embedded with this many neighbours on each side. Needs an embedding model."
+        onCommit={(n) => void setStructure((st) => void (st.semantic = { ...semantic, buffer: n }))}
+      />
+      <ReleaseSlider
+        label="Semantic breakpoint percentile"
+        min={50}
+        max={100}
+        value={semantic.percentile}
+        format={(n) => `${n}th`}
+        hint="A chunk ends where the distance between neighbouring sentences is above this percentile of the document's distances."
+        onCommit={(n) => void setStructure((st) => void (st.semantic = { ...semantic, percentile: n }))}
       />
     </div>
   );

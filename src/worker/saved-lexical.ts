@@ -1,0 +1,77 @@
+/**
+ * A BM25 index kept across reloads as its postings (LexicalIndex.fromPostings rebuilds it
+ * without analysing any text): a term list and three typed arrays per unit kind. Analysing
+ * 100k sentences, their leaves and naive chunks again takes tens of seconds; rebuilding from
+ * postings, about one. Stored when an import brings its postings; any later change of the
+ * corpus drops them (their unit ids would no longer hold).
+ */
+import type { RetrievalEngine } from '../core/engine';
+import { LexicalIndex, lexicalKey } from '../core/index/lexical-index';
+import type { UnitKind } from '../core/retrieve/params';
+import { headerKey } from '../core/structure/headers';
+import { splitKey } from './saved-split';
+
+export interface SavedLexical {
+  /** lexicalStoreKey of the engine and kind it was taken from. */
+  key: string;
+  kind: UnitKind;
+  units: number;
+  terms: string[];
+  /** Term t's postings are rows [offsets[t], offsets[t + 1]), units ascending. */
+  offsets: Int32Array;
+  unit: Int32Array;
+  tf: Uint32Array;
+}
+
+/** What a kind's BM25 index depends on: the units (split, chunk tree, headers), the analyzer and variant, and their number. */
+export function lexicalStoreKey(engine: RetrievalEngine, kind: UnitKind): string {
+  const s = engine.structure;
+  return JSON.stringify([splitKey(engine), s.chunkLevels, s.sectionLevel, headerKey(s.headers), lexicalKey(s.lexical), kind, engine.unitCount(kind)]);
+}
+
+/**
+ * The engine's BM25 index of `kind` as postings (the index must be built: pass only kinds
+ * that are). Null when the postings do not give back its lengths (a unit with a term that
+ * is in no postings, as an empty one under BM25+): such an index is built from text instead.
+ */
+export function packLexical(engine: RetrievalEngine, kind: UnitKind): SavedLexical | null {
+  const idx = engine.lexicalIndex(kind);
+  const postings = idx.postings();
+  const lengths = idx.lengths();
+  let n = 0;
+  for (const p of postings.values()) n += p.units.length;
+  const terms: string[] = [];
+  const offsets = new Int32Array(postings.size + 1);
+  const unit = new Int32Array(n);
+  const tf = new Uint32Array(n);
+  const sum = new Float64Array(idx.size);
+  let at = 0;
+  for (const [term, p] of postings) {
+    offsets[terms.length] = at;
+    terms.push(term);
+    for (let i = 0; i < p.units.length; i++, at++) {
+      unit[at] = p.units[i]!;
+      tf[at] = p.tf[i]!;
+      sum[p.units[i]!]! += p.tf[i]!;
+    }
+  }
+  offsets[terms.length] = at;
+  for (let u = 0; u < idx.size; u++) if (sum[u] !== lengths[u]) return null;
+  return { key: lexicalStoreKey(engine, kind), kind, units: idx.size, terms, offsets, unit, tf };
+}
+
+/** Puts the stored indexes that fit the engine into it (by lexicalStoreKey); returns the kinds taken. */
+export function adoptStoredLexical(engine: RetrievalEngine, saved: readonly SavedLexical[]): UnitKind[] {
+  const taken: UnitKind[] = [];
+  for (const s of saved) {
+    if (s.key !== lexicalStoreKey(engine, s.kind) || s.units !== engine.unitCount(s.kind)) continue;
+    const term = new Array<string>(s.unit.length);
+    for (let t = 0; t < s.terms.length; t++) term.fill(s.terms[t]!, s.offsets[t]!, s.offsets[t + 1]!);
+    try {
+      if (engine.adoptLexicalIndex(s.kind, LexicalIndex.fromPostings(engine.structure.lexical, s.units, { term, unit: s.unit, tf: s.tf }))) taken.push(s.kind);
+    } catch {
+      // A damaged record: the index is built from the text on first use, as without it.
+    }
+  }
+  return taken;
+}
