@@ -11,10 +11,12 @@ export function blockCoherence(sentences: VectorIndex, query: Float32Array, star
   const step = Math.max(1, Math.ceil((end - start) / 40));
   const ids: number[] = [];
   for (let i = start; i < end; i += step) ids.push(i);
-  const toQuery = ids.reduce((s, i) => s + dot(query, sentences.vector(i)), 0) / ids.length;
-  if (ids.length < 2) return { toQuery, internal: null };
+  // Each vector read once: a compact index decodes a fresh copy on every vector() call.
+  const vs = ids.map((i) => sentences.vector(i));
+  const toQuery = vs.reduce((s, v) => s + dot(query, v), 0) / vs.length;
+  if (vs.length < 2) return { toQuery, internal: null };
   let sum = 0;
   let n = 0;
-  for (let a = 0; a < ids.length; a++) for (let b = a + 1; b < ids.length; b++) (sum += dot(sentences.vector(ids[a]!), sentences.vector(ids[b]!))), n++;
+  for (let a = 0; a < vs.length; a++) for (let b = a + 1; b < vs.length; b++) (sum += dot(vs[a]!, vs[b]!)), n++;
   return { toQuery, internal: sum / n };
 }

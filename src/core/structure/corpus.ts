@@ -183,8 +183,18 @@ export function commonSection(doc: Document, a: number, b: number): number {
  */
 export function boundaryGroups(corpus: Corpus, sectionLevel: number): Int32Array {
   const groups = new Int32Array(corpus.sentences.length);
-  const keys = new Map<string, number>();
-  corpus.sentences.forEach((s, i) => {
+  extendBoundaryGroups(corpus, sectionLevel, groups, 0, new Map());
+  return groups;
+}
+
+/**
+ * Fills groups[from …] for sentences appended since `from`, numbering new groups after the
+ * `keys` already seen (kept by the caller between calls), so appending documents costs only
+ * their sentences and gives the very ids boundaryGroups gives the whole corpus.
+ */
+export function extendBoundaryGroups(corpus: Corpus, sectionLevel: number, groups: Int32Array, from: number, keys: Map<string, number>): void {
+  for (let i = from; i < corpus.sentences.length; i++) {
+    const s = corpus.sentences[i]!;
     const doc = corpus.docs[s.doc]!;
     let sec: number | null = s.section;
     while (sec !== null && sec > 0 && doc.sections[sec]!.level > sectionLevel) sec = doc.sections[sec]!.parent;
@@ -192,8 +202,7 @@ export function boundaryGroups(corpus: Corpus, sectionLevel: number): Int32Array
     let g = keys.get(key);
     if (g === undefined) keys.set(key, (g = keys.size));
     groups[i] = g;
-  });
-  return groups;
+  }
 }
 
 /** Sum of sentence tokens over [start, end). */

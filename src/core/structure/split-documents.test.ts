@@ -82,3 +82,41 @@ describe('documents added already split (an imported bundle)', () => {
     });
   }
 });
+
+describe('documents added one at a time (as the page adds dropped files)', () => {
+  const long = `# Title\n\n## Part one\n\nFirst part opens here. ${'word '.repeat(300)}end.\n\n## Part two\n\nA short one about quolls. And another about quolls.`;
+  const docs: Document[] = [...readSquad(squad, { limitDocs: 3 }).docs, documentFromText(long, 'long.md', 'md'), documentFromText('# Other\n\n## Quolls\n\nQuolls live in Australia. They hunt at night.', 'other.md', 'md')];
+  const structure = { chunkLevels: [1024, 256, 64], naive: { size: 96, overlap: 16 } };
+
+  it('give the very corpus, chunk tree, chunks, costs and section-bounded windows as all at once', async () => {
+    const once = new RetrievalEngine({ counter: new ApproxTokenCounter(), structure });
+    once.addDocuments(docs);
+    const inc = new RetrievalEngine({ counter: new ApproxTokenCounter(), structure });
+    for (const d of docs) expect(inc.addDocuments([d]).added).toEqual([d]);
+    expect(inc.addDocuments([docs[1]!]).duplicates).toEqual([docs[1]]);
+    expect(inc.corpus).toEqual(once.corpus);
+    // The same tree; node ids are numbered in build order (per addition), so compare by ranges.
+    const shape = (e: RetrievalEngine) => {
+      const { nodes, leaves } = e.hierarchy;
+      const range = (id: number | null) => (id === null ? null : `${nodes[id]!.level}:${nodes[id]!.start}-${nodes[id]!.end}`);
+      return {
+        nodes: nodes.map((x) => `${range(x.id)} doc ${x.doc} tokens ${x.tokens} parent ${range(x.parent)} children ${x.children.map(range).join(',')}`).sort(),
+        leaves: leaves.map(range),
+      };
+    };
+    expect(shape(inc)).toEqual(shape(once));
+    expect(inc.chunks).toEqual(once.chunks);
+    expect(inc.unitCount('packed')).toBe(once.unitCount('packed'));
+    const n = once.corpus.sentences.length;
+    for (let i = 0; i < n; i++) expect(inc.blockCost(i, Math.min(n, i + 3)), `sentences ${i}…`).toBe(once.blockCost(i, Math.min(n, i + 3)));
+    const p = { retriever: 'bm25' as const, topK: 20, window: { before: 6, after: 6, bySection: true } };
+    const [a] = await inc.search('quolls live', ['window'], p);
+    const [b] = await once.search('quolls live', ['window'], p);
+    const ranges = (r: typeof a) => r!.blocks.map((x) => [x.doc, x.sentences.start, x.sentences.end]);
+    expect(ranges(a).length).toBeGreaterThan(1);
+    expect(ranges(a)).toEqual(ranges(b));
+    // A window stays inside its section: "Part two"'s sentences only, not the long part before it.
+    const partTwo = a!.blocks.find((x) => x.text.includes('A short one'))!;
+    expect(partTwo.text).not.toContain('First part opens here');
+  });
+});

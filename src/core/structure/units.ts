@@ -1,7 +1,7 @@
 import type { UnitKind } from '../retrieve/params';
 import type { TokenCounter } from '../segment/tokens';
 import type { ChunkHierarchy, ChunkNode, Document, NaiveChunk } from '../types';
-import { appendDocument, appendSplitDocument, boundaryGroups, emptyCorpus, type Corpus, type SentenceSpan } from './corpus';
+import { appendDocument, appendSplitDocument, emptyCorpus, extendBoundaryGroups, type Corpus, type SentenceSpan } from './corpus';
 import { extendHierarchy } from './hierarchy';
 import { naiveChunksOfDocument, type NaiveChunkParams } from './naive-chunks';
 import { packSentences, type PackedChunkParams } from './packed-chunks';
@@ -71,10 +71,16 @@ export class CorpusUnits {
   private readonly packed = new SentenceRuns();
   /** Semantic chunks, built by the engine document by document once their buffered sentences are embedded. */
   private readonly semantic = new SentenceRuns();
+  // Per sentence, grown by doubling as documents are appended (see indexBoundaries).
   private groups: Int32Array = new Int32Array(0);
   private groupStart = new Int32Array(0);
   private groupEnd = new Int32Array(0);
   private tokenPrefix = new Float64Array(1);
+  private sentenceTokens = new Float64Array(0);
+  private sentenceDocs = new Int32Array(0);
+  private readonly groupKeys = new Map<string, number>();
+  private indexed = 0;
+  private readonly docIds = new Set<string>();
 
   constructor(
     private readonly counter: TokenCounter,
@@ -88,7 +94,7 @@ export class CorpusUnits {
 
   /** Appends documents whose id is not in the corpus yet; the others are returned as duplicates. */
   add(docs: Document[]): { added: Document[]; duplicates: Document[] } {
-    const known = new Set(this.corpus.docs.map((d) => d.id));
+    const known = this.docIds;
     const added: Document[] = [];
     const duplicates: Document[] = [];
     const c = this.corpus;
@@ -98,17 +104,15 @@ export class CorpusUnits {
         duplicates.push(d);
         continue;
       }
+      appendDocument(c, d, this.counter);
       known.add(d.id);
       added.push(d);
-      appendDocument(c, d, this.counter);
       this.chunks.push(...naiveChunksOfDocument(c, c.docs.length - 1, this.counter, this.layout.naive, this.chunks.length));
       this.packDocument(c.docs.length - 1);
     }
     if (added.length) {
       this.indexBoundaries();
-      const tokens = c.sentences.map((x) => x.tokens);
-      const docsOf = c.sentences.map((x) => x.doc);
-      extendHierarchy(this.hierarchy, tokens, this.groups, docsOf, first, c.sentences.length);
+      extendHierarchy(this.hierarchy, this.sentenceTokens, this.groups, this.sentenceDocs, first, c.sentences.length);
     }
     return { added, duplicates };
   }
@@ -121,7 +125,8 @@ export class CorpusUnits {
    * the document); a fault throws an Error naming it, and nothing is appended.
    */
   addSplit(docs: SplitDocument[]): { added: Document[]; duplicates: Document[] } {
-    const known = new Set(this.corpus.docs.map((d) => d.id));
+    // A scratch set: nothing is known to be taken until every document passed its checks.
+    const known = new Set(this.docIds);
     const take: SplitDocument[] = [];
     const duplicates: Document[] = [];
     for (const s of docs) {
@@ -164,11 +169,10 @@ export class CorpusUnits {
       // Semantic chunks stay in document order: taken only while every earlier document has its own.
       if (s.semantic && this.semantic.docs === d && validRuns(s.semantic, s.sentences.length)) this.semantic.push(d, base, s.semantic);
     });
+    for (const s of take) this.docIds.add(s.doc.id);
     if (take.length) {
       this.indexBoundaries();
-      const tokens = c.sentences.map((x) => x.tokens);
-      const docsOf = c.sentences.map((x) => x.doc);
-      extendHierarchy(this.hierarchy, tokens, this.groups, docsOf, first, c.sentences.length);
+      extendHierarchy(this.hierarchy, this.sentenceTokens, this.groups, this.sentenceDocs, first, c.sentences.length);
     }
     return { added: take.map((s) => s.doc), duplicates };
   }
@@ -238,22 +242,45 @@ export class CorpusUnits {
     this.semantic.push(d, this.corpus.docStarts[d]!, runs);
   }
 
-  /** Per-sentence section bounds and token prefix sums, for O(1) windows and budgets. */
+  /**
+   * Per-sentence section bounds, token prefix sums, tokens and documents, for O(1) windows and
+   * budgets — extended over the sentences appended since the last call only (documents are only
+   * appended and each starts new groups, so earlier entries never change), so adding documents
+   * one at a time stays linear in the corpus.
+   */
   private indexBoundaries(): void {
     const c = this.corpus;
-    this.groups = boundaryGroups(c, this.layout.sectionLevel);
     const n = c.sentences.length;
-    this.groupStart = new Int32Array(n);
-    this.groupEnd = new Int32Array(n);
-    for (let i = 0; i < n; ) {
+    const from = this.indexed;
+    if (n > this.groups.length) {
+      const cap = Math.max(n, 2 * this.groups.length, 1024);
+      const grow = <T extends Int32Array | Float64Array>(a: T, size: number): T => {
+        const b = new (a.constructor as new (n: number) => T)(size);
+        b.set(a);
+        return b;
+      };
+      this.groups = grow(this.groups, cap);
+      this.groupStart = grow(this.groupStart, cap);
+      this.groupEnd = grow(this.groupEnd, cap);
+      this.sentenceTokens = grow(this.sentenceTokens, cap);
+      this.sentenceDocs = grow(this.sentenceDocs, cap);
+      this.tokenPrefix = grow(this.tokenPrefix, cap + 1);
+    }
+    extendBoundaryGroups(c, this.layout.sectionLevel, this.groups, from, this.groupKeys);
+    for (let i = from; i < n; ) {
       let j = i;
       while (j < n && this.groups[j] === this.groups[i]) j++;
       this.groupStart.fill(i, i, j);
       this.groupEnd.fill(j, i, j);
       i = j;
     }
-    this.tokenPrefix = new Float64Array(n + 1);
-    for (let i = 0; i < n; i++) this.tokenPrefix[i + 1] = this.tokenPrefix[i]! + c.sentences[i]!.tokens;
+    for (let i = from; i < n; i++) {
+      const s = c.sentences[i]!;
+      this.sentenceTokens[i] = s.tokens;
+      this.sentenceDocs[i] = s.doc;
+      this.tokenPrefix[i + 1] = this.tokenPrefix[i]! + s.tokens;
+    }
+    this.indexed = n;
   }
 
   count(kind: UnitKind): number {
