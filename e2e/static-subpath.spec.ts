@@ -13,8 +13,8 @@ test('the built app works from a plain static server under /rag-lab/', async ({ 
   const site = await serveStatic(resolve(import.meta.dirname, '../dist'), '/rag-lab/');
   try {
     await page.goto(`${site.url}?em=rag-lab/test-embedder~fp32~wasm~local`);
-    // The service worker reloads the page once to isolate it.
-    await expect.poll(() => page.evaluate(() => globalThis.crossOriginIsolated).catch(() => false), { timeout: 30_000 }).toBe(true);
+    // The service worker reloads the page once to isolate it (the app reloads it if the worker misses its moment).
+    await expect.poll(() => page.evaluate(() => globalThis.crossOriginIsolated).catch(() => false), { timeout: 45_000 }).toBe(true);
     await expect(page.getByRole('region', { name: 'Models' }).getByText(/TEST MODEL — random vectors/)).toBeVisible({ timeout: 60_000 });
     await page.getByText('Paste text', { exact: true }).click();
     await page.getByLabel('Paste text').fill('# Tides\n\nThe Moon pulls the oceans and makes the tides. Spring tides happen at new and full moon.\n\n# Volcanoes\n\nMagma rises through the crust and erupts as lava.');

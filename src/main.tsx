@@ -1,5 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { reloadOnceWhenIsolationWorkerIsReady } from './browser/isolation';
 import { startLab } from './state/controller';
 import { App } from './ui/App';
 import './ui/app.css';
@@ -9,4 +10,5 @@ createRoot(document.getElementById('root')!).render(
     <App />
   </StrictMode>,
 );
+reloadOnceWhenIsolationWorkerIsReady();
 void startLab();

@@ -116,3 +116,22 @@ export function isolationStatus(env: IsolationEnv = readIsolationEnv()): Isolati
   }
   return { crossOriginIsolated: false, threads, reason: `${why[0]!.toUpperCase()}${why.slice(1)}; ${one}.` };
 }
+
+const RELOADED_KEY = 'rag-lab:coi-reloaded';
+
+/**
+ * coi-serviceworker reloads the first visit only if its worker is already active when
+ * register() resolves, or if "updatefound" fires after it listens; on a slow machine the
+ * install can finish in between, and the page stays un-isolated (ORT on one thread) until the
+ * next visit. This reloads once, when a worker is ready but does not control the page yet.
+ * Never loops: once per tab session, and never when the page is isolated or controlled.
+ */
+export function reloadOnceWhenIsolationWorkerIsReady(): void {
+  const g = globalThis as typeof globalThis & { crossOriginIsolated?: boolean };
+  if (g.crossOriginIsolated !== false || !g.isSecureContext || !('serviceWorker' in navigator)) return;
+  void navigator.serviceWorker.ready.then(() => {
+    if (navigator.serviceWorker.controller || sessionStorage.getItem(RELOADED_KEY)) return;
+    sessionStorage.setItem(RELOADED_KEY, '1');
+    location.reload();
+  });
+}
