@@ -142,12 +142,7 @@ export class RetrievalEngine {
    * already in the corpus (same id) is not added twice; the duplicates are returned.
    */
   addDocuments(docs: Document[]): { added: Document[]; duplicates: Document[] } {
-    const r = this.units.add(docs);
-    if (r.added.length) {
-      this.candidateCache.clear();
-      this.maskCache = null;
-    }
-    return r;
+    return this.unitsAdded(this.units.add(docs));
   }
 
   /**
@@ -156,7 +151,11 @@ export class RetrievalEngine {
    * do not fit their documents, before anything is added.
    */
   addSplitDocuments(docs: SplitDocument[]): { added: Document[]; duplicates: Document[] } {
-    const r = this.units.addSplit(docs);
+    return this.unitsAdded(this.units.addSplit(docs));
+  }
+
+  /** New units invalidate cached candidates and filter masks (their ids and counts changed). */
+  private unitsAdded(r: { added: Document[]; duplicates: Document[] }): { added: Document[]; duplicates: Document[] } {
     if (r.added.length) {
       this.candidateCache.clear();
       this.maskCache = null;
