@@ -64,10 +64,11 @@ export interface BrowserImport {
 
 /** Makes the bundle zip of `n` sentences (in this process: run it as a child, see the file's comment). */
 async function makeBundle(n: number, out: string): Promise<void> {
-  const [{ documentFromText }, { RetrievalEngine }, { exportBundle }, { ModelTokenCounter }, { zipBundle }, { AutoTokenizer, env }] = await Promise.all([
+  const [{ documentFromText }, { RetrievalEngine }, { exportBundle }, { BUNDLE_KINDS }, { ModelTokenCounter }, { zipBundle }, { AutoTokenizer, env }] = await Promise.all([
     import('../../src/core/documents/load'),
     import('../../src/core/engine'),
     import('../../src/core/export/bundle'),
+    import('../../src/core/export/tables'),
     import('../../src/core/segment/tokens'),
     import('../../src/worker/bundle-zip'),
     import('@huggingface/transformers'),
@@ -87,7 +88,7 @@ async function makeBundle(n: number, out: string): Promise<void> {
     }
     rep++;
   }
-  for (const [i, kind] of (['sentence', 'leaf', 'chunk'] as const).entries()) await engine.importVectors(kind, randomUnits(engine.unitCount(kind), model.dim, 1000 + i));
+  for (const [i, kind] of BUNDLE_KINDS.entries()) await engine.importVectors(kind, randomUnits(engine.unitCount(kind), model.dim, 1000 + i));
   const t0 = performance.now();
   const questions = [QUESTION, ...squadQuestions().slice(0, 4)].map((question) => ({ question }));
   const { files } = await exportBundle(engine, { strategy: 'window', params: { retriever: 'hybrid', budgetTokens: 512 }, questions, labVersion: 'bench' });

@@ -2,8 +2,8 @@
  * Export and import of a bundle at one corpus size, in Node (the same src/core code the
  * page runs). Run by run.ts as
  *   node --expose-gc --import tsx scripts/bench/export-bench.ts --n 100000 --out FILE
- * Corpus: SQuAD dev articles copied to --n sentences with random unit vectors for the three
- * unit kinds (as node-bench.ts); 10 golden questions. First the engine's BM25 indexes are
+ * Corpus: SQuAD dev articles copied to --n sentences with random unit vectors for the four
+ * unit kinds a bundle carries (as node-bench.ts); 10 golden questions. First the engine's BM25 indexes are
  * built (as the page has once questions were asked; timed apart as bm25WarmMs), then the
  * whole export is timed (tables, postings, Parquet, JSONL, SQL, golden run, frameworks),
  * then the import of the bundle into a fresh engine (no re-embedding; sentences, units and
@@ -15,6 +15,7 @@ import { parseArgs } from 'node:util';
 import { documentFromText } from '../../src/core/documents/load';
 import { RetrievalEngine } from '../../src/core/engine';
 import { exportBundle } from '../../src/core/export/bundle';
+import { BUNDLE_KINDS } from '../../src/core/export/tables';
 import { importBundle } from '../../src/core/export/import';
 import type { UnitKind } from '../../src/core/retrieve/params';
 import { ApproxTokenCounter } from '../../src/core/segment/tokens';
@@ -49,7 +50,7 @@ async function buildAndExport() {
     next += batch;
     engine.addDocuments(docs);
   }
-  const kinds: UnitKind[] = ['sentence', 'leaf', 'chunk'];
+  const kinds: UnitKind[] = [...BUNDLE_KINDS];
   for (const [i, kind] of kinds.entries()) await engine.importVectors(kind, randomUnits(engine.unitCount(kind), dim, 1000 + i));
   say(`corpus: ${engine.corpus.sentences.length} sentences`);
 
@@ -82,7 +83,7 @@ const result = {
   bm25WarmMs,
   importMs: 0,
   importCpuMs: 0,
-  /** The first BM25 question over the three unit kinds after the import (what a page waits for its first result). */
+  /** The first BM25 question over the four unit kinds after the import (what a page waits for its first result). */
   importFirstSearchMs: 0,
   /** Unit kinds whose BM25 index came from the bundle's postings. */
   importLexicalKinds: [] as string[],
@@ -104,9 +105,9 @@ result.importMs = performance.now() - t1;
 result.importCpuMs = cpuMs(process.cpuUsage(c1));
 if (imported.engine.corpus.sentences.length !== sentences) throw new Error('the import lost sentences');
 say(`imported in ${(result.importMs / 1000).toFixed(1)} s (BM25 from the bundle's postings: ${imported.lexicalKinds.join(', ') || 'none'})`);
-// The first question after the import: BM25 over the three unit kinds (indexes taken from the postings, else built now).
+// The first question after the import: BM25 over the four unit kinds (indexes taken from the postings, else built now).
 const t2 = performance.now();
-await imported.engine.search(squadQuestions()[0]!, ['sentence', 'automerge', 'naive'], { retriever: 'bm25' });
+await imported.engine.search(squadQuestions()[0]!, ['sentence', 'automerge', 'naive', 'packed'], { retriever: 'bm25' });
 const importFirstSearchMs = performance.now() - t2;
 say(`first BM25 question after the import: ${(importFirstSearchMs / 1000).toFixed(2)} s`);
 result.importFirstSearchMs = importFirstSearchMs;

@@ -4,7 +4,7 @@
  *   node --expose-gc --import tsx scripts/bench/node-bench.ts --n 100000 --out FILE
  * The corpus is SQuAD dev articles copied until it has --n sentences (copies rotate the
  * paragraphs and number the title); vectors are random unit vectors put in through
- * engine.importVectors (sentence, leaf and naive-chunk kinds, as the app embeds all three);
+ * engine.importVectors (sentence, leaf, naive-chunk and sentence-packed kinds: what a bundle carries and the app embeds);
  * query vectors are random too (RandomEmbedder), so times are retrieval only.
  *
  * Memory is measured part by part (`memory.parts`, bytes per sentence: each part's heap +
@@ -18,6 +18,7 @@ import { parseArgs } from 'node:util';
 import { AutoTokenizer, env } from '@huggingface/transformers';
 import { documentFromText } from '../../src/core/documents/load';
 import { RetrievalEngine } from '../../src/core/engine';
+import { BUNDLE_KINDS } from '../../src/core/export/tables';
 import { vectorIndexFactory } from '../../src/core/index/backends';
 import { retrievalParams, STRATEGIES, type RetrievalParams, type StrategyName, type UnitKind } from '../../src/core/retrieve/params';
 import { ApproxTokenCounter, ModelTokenCounter, type TokenCounter } from '../../src/core/segment/tokens';
@@ -91,7 +92,7 @@ parts.corpus = (mark.total - before.total) / engine.corpus.sentences.length;
 say(`corpus built in ${(buildMs / 1000).toFixed(1)} s`);
 const n = engine.corpus.sentences.length;
 const t1 = performance.now();
-const kinds: UnitKind[] = ['sentence', 'leaf', 'chunk'];
+const kinds: UnitKind[] = [...BUNDLE_KINDS];
 const units: Record<string, number> = {};
 for (const [i, kind] of kinds.entries()) {
   units[kind] = engine.unitCount(kind);
@@ -237,7 +238,7 @@ const out = {
   n,
   documents: engine.corpus.docs.length,
   tokenCounter: counterName,
-  vectors: "random unit vectors (engine.importVectors for sentence, leaf and chunk) in the app's `auto` vector index; random query vectors (no model call)",
+  vectors: "random unit vectors (engine.importVectors for sentence, leaf, chunk and packed) in the app's `auto` vector index; random query vectors (no model call)",
   buildMs,
   importMs,
   bm25BuildMs: bm25Ms,

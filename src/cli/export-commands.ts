@@ -14,6 +14,7 @@ import type { RetrievalEngine } from '../core/engine';
 import type { EvalSet } from '../core/eval/dataset';
 import { exportBundle } from '../core/export/bundle';
 import { BundleError, GOLDEN, MANIFEST } from '../core/export/format';
+import { BUNDLE_KINDS } from '../core/export/tables';
 import type { QuestionInput } from '../core/export/golden';
 import { importBundle } from '../core/export/import';
 import { parseManifest } from '../core/export/manifest';
@@ -114,7 +115,7 @@ export async function cmdExport<V extends ExportValues>(values: V, files: string
     engine.addDocuments(docs);
   }
   // Only what is missing is embedded: every unit kind, so the bundle carries all vectors.
-  if (engine.embedder) await deps.embedAll(engine, ['sentence', 'leaf', 'chunk']);
+  if (engine.embedder) await deps.embedAll(engine, [...BUNDLE_KINDS]);
   if (!questions.length) process.stderr.write('note: no questions (--question or --data): the golden run is empty and verify has nothing to compare\n');
   const t1 = performance.now();
   const result = await exportBundle(engine, { strategy, params, questions, labVersion: labVersion() });

@@ -22,6 +22,7 @@ import { defaultSweep, recommend, sweep, sweepSize, type SweepPoint } from '../c
 import { CrossEncoderReranker, type Reranker } from '../core/embed/reranker';
 import { ANALYZERS } from '../core/index/analyzer';
 import { BM25_VARIANTS, DEFAULT_LEXICAL, lexicalLabel, type LexicalParams } from '../core/index/lexical-index';
+import { BUNDLE_KINDS } from '../core/export/tables';
 import { retrievalParams, UNIT_KINDS, type RetrievalParams, type StructureParams, type UnitKind } from '../core/retrieve/params';
 import { RETRIEVERS, type RetrieverName } from '../core/retrieve/retrievers';
 import { PARAM_GROUPS, STRATEGIES, strategyTitle, strategyWords, SWEEP_AXES, BASELINE } from '../core/strategies/registry';
@@ -317,9 +318,9 @@ async function cmdIndex(values: Values, files: string[]): Promise<void> {
     engine.addDocuments(docs);
   }
   const docs = engine.corpus.docs;
-  // A bundle carries no packed or semantic chunks (nor their vectors): indexing from one embeds
-  // nothing, and a query over the saved corpus makes them only when its strategies need them.
-  await embedAll(engine, values.from ? ['sentence', 'leaf', 'chunk'] : [...UNIT_KINDS]);
+  // A bundle carries no semantic chunks (the model cuts them): indexing from one embeds only
+  // what it lacks, and a query over the saved corpus makes them when its strategies need them.
+  await embedAll(engine, values.from ? [...BUNDLE_KINDS] : [...UNIT_KINDS]);
   const vectors = Object.fromEntries(
     engine.snapshotVectors('current').map(({ key, data: v }) => [RetrievalEngine.kindOf(key), Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64')]),
   );

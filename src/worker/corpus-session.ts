@@ -8,6 +8,7 @@ import type { Embedder } from '../core/embed/embedder';
 import { lexicalKey } from '../core/index/lexical-index';
 import type { Reranker } from '../core/embed/reranker';
 import { RetrievalEngine } from '../core/engine';
+import { BUNDLE_KINDS } from '../core/export/tables';
 import { vectorIndexFactory } from '../core/index/backends';
 import { structureParams, type StructureParams, type UnitKind } from '../core/retrieve/params';
 import { headerKey } from '../core/structure/headers';
@@ -76,7 +77,7 @@ export class CorpusSession {
       engine.addSplitDocuments(this.engine.splitDocuments());
       // The same units: BM25 indexes move over instead of being built again.
       if (lexicalKey(engine.structure.lexical) === lexicalKey(this.engine.structure.lexical)) {
-        for (const kind of ['sentence', 'leaf', 'chunk'] as const) engine.adoptLexicalIndex(kind, this.engine.lexicalIndex(kind));
+        for (const kind of BUNDLE_KINDS) engine.adoptLexicalIndex(kind, this.engine.lexicalIndex(kind));
       }
     } else addStoredDocuments(engine, this.docs, this.stored);
     return engine;
@@ -127,7 +128,7 @@ export class CorpusSession {
       const rebuilt = this.newEngine(structure);
       rebuilt.addSplitDocuments(engine.splitDocuments());
       await rebuilt.restoreVectorSets(engine.snapshotVectors('all'));
-      for (const kind of ['sentence', 'leaf', 'chunk'] as const) rebuilt.adoptLexicalIndex(kind, engine.lexicalIndex(kind));
+      for (const kind of BUNDLE_KINDS) rebuilt.adoptLexicalIndex(kind, engine.lexicalIndex(kind));
       return rebuilt;
     });
     this.structure = structure;

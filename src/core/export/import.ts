@@ -10,7 +10,7 @@ import { BundleError, MANIFEST, parquetPath, type BundleFile, type Table, type T
 import { parseManifest, sha256, type Manifest, type ManifestFile } from './manifest';
 import { openParquet, readParquet } from './parquet';
 import { openTable, type ColumnTable } from './read-columns';
-import { UNIT_KINDS as EXPORTED_KINDS } from './tables';
+import { BUNDLE_KINDS as EXPORTED_KINDS } from './tables';
 
 export interface ImportOptions {
   /** The loaded embedding model; the bundle's vectors must come from the same model and dimensions. */

@@ -15,7 +15,7 @@ import { BundleError, type Table, type TableName } from './format';
  * only their vectors and postings travel. Semantic chunks are cut by the model and are not
  * carried yet: an import finds them again by embedding.
  */
-export const UNIT_KINDS: readonly UnitKind[] = ['sentence', 'leaf', 'chunk', 'packed'];
+export const BUNDLE_KINDS: readonly UnitKind[] = ['sentence', 'leaf', 'chunk', 'packed'];
 
 /** Headers with the page field over more (section, page pair) rows than this are refused. */
 const MAX_HEADER_ROWS = 500_000;
@@ -149,7 +149,7 @@ export function corpusTables(engine: RetrievalEngine, filters: MetadataFilter): 
     // `words` slices one segmentation per document; other analyzers segment each unit.
     return analyzer === 'words' ? unitWords.of(engine.unitText(kind, id), doc, start, end) : analyze(engine.unitText(kind, id), c.docs[doc]!.language, analyzer);
   };
-  const perKind = UNIT_KINDS.map((kind) => ({
+  const perKind = BUNDLE_KINDS.map((kind) => ({
     kind,
     // Lucene's index keeps these very postings and token lengths (the golden run builds it anyway):
     // read them rather than analyse the corpus again. BM25+ keeps its own inside MiniSearch.
@@ -193,7 +193,7 @@ export function corpusTables(engine: RetrievalEngine, filters: MetadataFilter): 
   const dim = engine.embedder?.dim ?? null;
   if (dim) {
     const all = engine.exportVectors();
-    for (const kind of UNIT_KINDS) {
+    for (const kind of BUNDLE_KINDS) {
       const data = all[kind];
       // A kind still being embedded is left out: a bundle carries whole vector sets only.
       if (!data || data.length !== engine.unitCount(kind) * dim) continue;

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { BUNDLE_KINDS } from '../../core/export/tables';
 import { useBundle, type ExportedBundle } from '../../state/bundle-store';
 import { exportBundle, verifyExported } from '../../state/export';
 import { exportProgressText, mb, verifyProgressText } from '../../state/messages';
@@ -44,7 +45,7 @@ function Questions({ limit, setLimit, typed, setTyped }: { limit: number; setLim
 
 function Summary({ b }: { b: ExportedBundle }) {
   const s = b.summary;
-  const missing = s.model ? (['sentence', 'leaf', 'chunk'] as const).filter((k) => !s.vectorKinds.includes(k)) : [];
+  const missing = s.model ? BUNDLE_KINDS.filter((k) => !s.vectorKinds.includes(k)) : [];
   const verified = s.targets.filter((t) => t.status === 'verified by tests');
   const generated = s.targets.filter((t) => t.status === 'generated only');
   return (
