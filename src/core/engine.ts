@@ -2,7 +2,7 @@ import type { Embedder, EmbedOptions } from './embed/embedder';
 import type { Reranker } from './embed/reranker';
 import { FlatIndex } from './index/flat-index';
 import { queryLanguage } from './index/analyzer';
-import { LexicalIndex, lexicalKey, lexicalLabel, type LexicalParams } from './index/lexical-index';
+import { LexicalIndex, lexicalKey, lexicalLabel, TermDictionary, type LexicalParams } from './index/lexical-index';
 import { dot, type Allow, type Hit, type VectorIndex } from './index/vector-index';
 import { VectorStore, type VectorSet } from './index/vector-store';
 import type { Candidate } from './retrieve/candidates';
@@ -99,6 +99,8 @@ export class RetrievalEngine {
   private readonly units: CorpusUnits;
   private readonly blocksOf: BlockMaker;
   private readonly lexical = new Map<string, LexicalIndex>();
+  /** One term dictionary per analyzer, shared by the BM25 indexes of every unit kind and header variant. */
+  private readonly terms = new Map<string, TermDictionary>();
   private readonly options: EngineOptions;
   /** Bounded: an evaluation embeds a whole question set at once (4,096 × 384 floats ≈ 6 MB at most). */
   private readonly queryVectors = new BoundedCache<string, Float32Array>(4096);
@@ -107,6 +109,11 @@ export class RetrievalEngine {
   /** One semantic chunk build at a time (every header variant shares the chunks). */
   private semanticQueue: Promise<unknown> = Promise.resolve();
   private readonly candidateCache = new BoundedCache<string, { candidates: Candidate[]; notes: string[] }>(64);
+  /**
+   * Vector hits per query, kind and filter, at hybrid depth: the vector and hybrid columns of
+   * one question share one scan of the kind (at 1M sentences a scan is most of a column's time).
+   */
+  private readonly vectorHitCache = new BoundedCache<string, { index: VectorIndex; size: number; hits: Hit[] }>(64);
   private maskCache: { key: string; masks: Map<UnitKind, Uint8Array | null> } | null = null;
 
   constructor(options: EngineOptions = {}) {
@@ -158,6 +165,7 @@ export class RetrievalEngine {
   private unitsAdded(r: { added: Document[]; duplicates: Document[] }): { added: Document[]; duplicates: Document[] } {
     if (r.added.length) {
       this.candidateCache.clear();
+      this.vectorHitCache.clear();
       this.maskCache = null;
     }
     return r;
@@ -233,7 +241,12 @@ export class RetrievalEngine {
   lexicalIndex(kind: UnitKind): LexicalIndex {
     const key = `${this.variantKey(kind)}|${lexicalKey(this.structure.lexical)}`;
     let idx = this.lexical.get(key);
-    if (!idx) this.lexical.set(key, (idx = new LexicalIndex(this.structure.lexical)));
+    if (!idx) {
+      const { analyzer } = this.structure.lexical;
+      let terms = this.terms.get(analyzer);
+      if (!terms) this.terms.set(analyzer, (terms = new TermDictionary()));
+      this.lexical.set(key, (idx = new LexicalIndex(this.structure.lexical, terms)));
+    }
     const total = this.unitCount(kind);
     if (idx.size < total) {
       const ids = Array.from({ length: total - idx.size }, (_, i) => idx!.size + i);
@@ -567,7 +580,7 @@ export class RetrievalEngine {
       const lang = queryLanguage(query, this.corpus.docs.map((d) => d.language));
       lists.push({ name: 'bm25', items: this.lexicalIndex(kind).search(query, fetch, allow, lang), weight: p.rrf.weights.bm25 });
     }
-    if (wantVector) lists.push({ name: 'vector', items: vindex!.search(qvec!, fetch, allow), weight: p.rrf.weights.vector });
+    if (wantVector) lists.push({ name: 'vector', items: this.vectorHits(query, kind, vindex!, qvec!, 2 * k, allow, p).slice(0, fetch), weight: p.rrf.weights.vector });
     let cands: Candidate[];
     if (lists.length === 2) {
       cands = reciprocalRankFusion(lists, { c: p.rrf.c })
@@ -584,6 +597,21 @@ export class RetrievalEngine {
     if (p.rerank.enabled && !this.reranker) notes.push('reranking is on but no reranker is loaded');
     if (reranking) cands = await rerankCandidates(this.reranker!, query, cands, p.rerank.topN, (id) => this.unitText(kind, id));
     return { candidates: cands.slice(0, p.topK), notes };
+  }
+
+  /**
+   * The index's top `depth` hits for a query, cached: a vector-only column takes the first k of
+   * the same 2k hits a hybrid column fuses. The top k of a top-2k search are the top k (ties go
+   * to the smaller id either way); the approximate index's short list is at least 1,000 long,
+   * so up to k = 20 it is the same list, and above it only looks wider.
+   */
+  private vectorHits(query: string, kind: UnitKind, index: VectorIndex, qvec: Float32Array, depth: number, allow: Allow | undefined, p: RetrievalParams): Hit[] {
+    const key = JSON.stringify([query, this.variantKey(kind), depth, p.filters]);
+    const cached = this.vectorHitCache.get(key);
+    if (cached && cached.index === index && cached.size === index.size) return cached.hits;
+    const hits = index.search(qvec, depth, allow);
+    this.vectorHitCache.set(key, { index, size: index.size, hits });
+    return hits;
   }
 
   /** What a strategy works with for one query: units, costs, bounds, the query's vector similarities, blocks. */

@@ -17,7 +17,7 @@ export const VECTOR_BACKENDS: readonly VectorBackend[] = ['auto', 'flat', 'voy',
  * exact top-10 scan takes 10–12 ms p50 at 10k and 18–31 ms at 20k, the bit scan 2–5 and 6–8 ms
  * at recall@10 ≥ 0.999. Below 20k the scan costs about a frame and its results are exact for
  * free; above, it grows to 100–155 ms at 100k (bit scan 13 ms, recall 0.999) and 1.0–1.1 s at
- * 1M (bit scan 110–200 ms, recall 0.999). From the same size the bit scan keeps its rows as
+ * 1M (bit scan 64 ms p50 in the 1M node bench on a loaded 2-core machine, recall 0.999). From the same size the bit scan keeps its rows as
  * float16 (COMPACT_FROM): half the memory of the vectors, cosines within 5e-5.
  */
 export const AUTO_APPROX_FROM = COMPACT_FROM;

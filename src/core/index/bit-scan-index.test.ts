@@ -9,6 +9,7 @@ import { FlatIndex } from './flat-index';
 import { type Allow, type Hit, l2normalize } from './vector-index';
 import { VectorStore } from './vector-store';
 import { VoyIndex } from './voy-index';
+import { mulberry32 } from '../util/random';
 
 /** Real sentences (SQuAD dev contexts, SciFact abstracts) and real questions, embedded by the TEST model. */
 let dim = 0;
@@ -119,6 +120,45 @@ describe('BitScanIndex on test-model vectors of real sentences', () => {
     const truth = new Set(exact.search(q, 150).map((h) => h.id));
     expect(hits.filter((h) => truth.has(h.id)).length / 150).toBeGreaterThanOrEqual(0.98);
   });
+});
+
+describe('BitScanIndex codes whose last word is partly padding', () => {
+  // 300 dims at 1 bit = 37.5 bytes, 100 dims at 2 bits = 25 bytes: the code words (4 bytes
+  // each) end in padding that must count for nothing.
+  for (const d of [300, 100]) {
+    it(`${d} dimensions: each noisy copy of a stored vector finds it first, with exact scores, filtered too`, () => {
+      const rand = mulberry32(d);
+      const gauss = () => Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand());
+      const count = 3000;
+      const data = new Float32Array(count * d);
+      // Clustered rows (20 centres), as sentence vectors are: a uniform cloud would be too easy.
+      const centres = Array.from({ length: 20 }, () => Float32Array.from({ length: d }, gauss));
+      for (let i = 0; i < count; i++) for (let j = 0; j < d; j++) data[i * d + j] = centres[i % 20]![j]! + 0.8 * gauss();
+      const exact = new FlatIndex(d);
+      exact.add(data);
+      const approx = new BitScanIndex(d, { rescore: 150, rescorePerK: 0 });
+      approx.add(data);
+      expect(approx.approximate).toBe(true);
+      const odd: Allow = (id) => id % 2 === 1;
+      let found = 0;
+      let foundFiltered = 0;
+      for (let t = 0; t < 40; t++) {
+        const id = 75 * t + 1;
+        const q = Float32Array.from(exact.vector(id), (x) => x + 0.02 * gauss());
+        const hits = approx.search(q, 5);
+        expect(hits[0]!.id).toBe(id);
+        found += exact.search(q, 5).filter((h) => hits.some((g) => g.id === h.id)).length;
+        const qn = l2normalize(Float32Array.from(q));
+        for (const h of hits) expect(h.score).toBe(Math.fround(exact.score(qn, h.id)));
+        const truth = exact.search(q, 5, odd);
+        const got = approx.search(q, 5, odd);
+        for (const h of got) expect(odd(h.id)).toBe(true);
+        foundFiltered += truth.filter((h) => got.some((g) => g.id === h.id)).length;
+      }
+      expect(found / 200).toBeGreaterThanOrEqual(0.95);
+      expect(foundFiltered / 200).toBeGreaterThanOrEqual(0.95);
+    });
+  }
 });
 
 describe('BitScanIndex as the auto backend', () => {

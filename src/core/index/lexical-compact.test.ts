@@ -3,7 +3,7 @@ import MiniSearch from 'minisearch';
 import { describe, expect, it } from 'vitest';
 import { SHARED_DATA } from '../../node/setup';
 import { analyze } from './analyzer';
-import { BM25_PARAMS, LexicalIndex } from './lexical-index';
+import { BM25_PARAMS, LexicalIndex, TermDictionary } from './lexical-index';
 
 // The typed-array index against a MiniSearch filled from the very same texts by its own add():
 // an independent reference for BM25+ (miniSearch() is built from the index's own postings).
@@ -59,6 +59,16 @@ describe('the typed-array BM25+ index equals MiniSearch built from the same text
     for (const q of questions.slice(0, 30)) expect(idx.search(q, 10, even)).toEqual(top(ref, q, 10, even));
   });
 
+  it('keeps term frequencies over 255 and over 65,535 exactly (the tf column widens)', () => {
+    const words = new LexicalIndex({ analyzer: 'words', bm25: 'lucene' });
+    words.add(['apple pie', 'apple apple banana']);
+    expect(words.postings().get('apple')).toEqual({ units: [0, 1], tf: [1, 2] });
+    // Merged into a table whose column holds only small frequencies so far.
+    words.add([`${'apple '.repeat(300)}banana`, 'apple', `${'apple '.repeat(256)}pie`]);
+    expect(words.postings().get('apple')).toEqual({ units: [0, 1, 2, 3, 4], tf: [1, 2, 300, 1, 256] });
+    expect(words.search('apple', 2).map((h) => h.id)).toEqual([2, 4]);
+  });
+
   it('keeps a term frequency over 65,535 exactly (the tf column widens)', () => {
     const words = new LexicalIndex({ analyzer: 'words', bm25: 'lucene' });
     words.add(['apple pie', `${'apple '.repeat(70_000)}banana`, 'banana bread']);
@@ -66,5 +76,31 @@ describe('the typed-array BM25+ index equals MiniSearch built from the same text
     expect(words.search('apple', 1)[0]!.id).toBe(1);
     words.add(['apple']);
     expect(words.postings().get('apple')).toEqual({ units: [0, 1, 3], tf: [1, 70_000, 1] });
+  });
+});
+
+describe('indexes sharing one term dictionary', () => {
+  it('score, rank and list postings exactly as indexes with their own, while the others add terms', () => {
+    for (const bm25 of ['bm25plus', 'lucene'] as const) {
+      const params = { analyzer: 'stem' as const, bm25 };
+      const terms = new TermDictionary();
+      const shared = [new LexicalIndex(params, terms), new LexicalIndex(params, terms)];
+      const own = [new LexicalIndex(params), new LexicalIndex(params)];
+      // Index 1 takes other texts (pairs of sentences), later: its terms reach the dictionary after index 0's table was built.
+      const textsOf = [sentences.slice(0, 150), sentences.slice(150, 400).map((s, i, a) => `${s} ${a[i + 1] ?? ''}`)];
+      for (let step = 0; step < 3; step++) {
+        for (const k of [0, 1]) {
+          const batch = textsOf[k]!.slice(step * 100, step * 100 + 100);
+          shared[k]!.add(batch);
+          own[k]!.add(batch);
+          for (const q of questions.slice(step * 20, step * 20 + 20)) expect(shared[k]!.search(q, 10), q).toEqual(own[k]!.search(q, 10));
+        }
+      }
+      expect(terms.list.length).toBeGreaterThan(new Set([...own[0]!.postings().keys()]).size);
+      for (const k of [0, 1]) {
+        expect(new Map(shared[k]!.postings())).toEqual(new Map(own[k]!.postings()));
+        for (const q of questions) expect(shared[k]!.search(q, 10), q).toEqual(own[k]!.search(q, 10));
+      }
+    }
   });
 });

@@ -64,6 +64,16 @@ export interface PostingRows {
 }
 
 
+/**
+ * Terms and their ids, shared by the lexical indexes of one analyzer (the unit kinds index the
+ * same words): one Map entry and one string per term instead of one per kind. Ids only grow; an
+ * index keeps rows for the ids it has seen, and a term it has no rows for matches nothing there.
+ */
+export class TermDictionary {
+  readonly ids = new Map<string, number>();
+  readonly list: string[] = [];
+}
+
 /** MiniSearch over one text field: the BM25+ reference (miniSearch()). */
 type Reference = MiniSearch<{ id: number; text: string; lang: string }>;
 
@@ -76,8 +86,10 @@ type Reference = MiniSearch<{ id: number; text: string; lang: string }>;
  * The postings are typed arrays, not MiniSearch: MiniSearch keeps a radix tree of Maps with
  * one Map entry per posting and an array per unit. Measured on 100k SQuAD sentences
  * (stem+stop, 1.5M postings): MiniSearch 1,027 bytes per sentence (~69 per posting), plain
- * arrays per term 387; here 132 (~9 per posting, lengths and search scratch included): a
- * posting is an Int32 unit and a Uint16 tf in one CSR table, terms in one Map. BM25+ is scored with
+ * arrays per term 387, one CSR table of an Int32 unit and a Uint16 tf a posting 106; here 78
+ * (128k sentences, lengths and the term dictionary included): a posting is one Uint32, unit
+ * and tf packed (PostingTable), and every unit kind's index shares one dictionary
+ * (TermDictionary), so the leaf, chunk and packed indexes hold 52–58. BM25+ is scored with
  * MiniSearch's arithmetic, float steps and tie order (tested against a MiniSearch built
  * from the same texts); MiniSearch is kept only as that reference (miniSearch()).
  */
@@ -85,13 +97,12 @@ export class LexicalIndex {
   readonly params: LexicalParams;
   private count = 0;
   private language = 'en';
-  /** Term → term id; termList[id] is its text. */
-  private readonly termIds = new Map<string, number>();
-  private readonly termList: string[] = [];
-  /** Compacted postings (CSR): term t's rows are [offsets[t], offsets[t + 1]), units ascending. */
+  /** Term → term id; termList[id] is its text. Shared with other indexes of the same analyzer when given (TermDictionary). */
+  private readonly termIds: Map<string, number>;
+  private readonly termList: string[];
+  /** Compacted postings (CSR): term t's rows are [offsets[t], offsets[t + 1]) of the table, units ascending. */
   private offsets = new Int32Array(1);
-  private units = new Int32Array(0);
-  private tfs: Uint16Array | Uint32Array = new Uint16Array(0);
+  private table = PostingTable.sized(0, 0, 0);
   /** Postings added since the last compaction, in the order added (term id, unit, tf). */
   private log = emptyLog();
   private tokenLengths = new Uint32Array(64);
@@ -100,13 +111,14 @@ export class LexicalIndex {
   private totalTokens = 0;
   /** MiniSearch's running mean of the distinct-term lengths, in its floating-point steps. */
   private avgDistinct = 0;
-  /** Per-search accumulators, reused (only touched entries are reset). */
-  private scratch = { score: new Float64Array(0), matched: new Uint16Array(0) };
   /** MiniSearch over the same postings, built when miniSearch() is asked (the BM25+ reference). */
   private reference: Reference | null = null;
 
-  constructor(params: LexicalParams = DEFAULT_LEXICAL) {
+  /** `terms`: a dictionary shared with the other indexes over the same analyzer (each kind's index then keeps only its postings). */
+  constructor(params: LexicalParams = DEFAULT_LEXICAL, terms: TermDictionary = new TermDictionary()) {
     this.params = { ...params };
+    this.termIds = terms.ids;
+    this.termList = terms.list;
   }
 
   get size(): number {
@@ -148,12 +160,8 @@ export class LexicalIndex {
     }
     offsets.push(to - from);
     idx.offsets = Int32Array.from(offsets);
-    idx.units = new Int32Array(to - from);
-    idx.tfs = maxTf > 0xffff ? new Uint32Array(to - from) : new Uint16Array(to - from);
-    for (let i = from; i < to; i++) {
-      idx.units[i - from] = rows.unit[i]!;
-      idx.tfs[i - from] = rows.tf[i]!;
-    }
+    idx.table = PostingTable.sized(to - from, units, maxTf);
+    for (let i = from; i < to; i++) idx.table.set(i - from, rows.unit[i]!, rows.tf[i]!);
     idx.count = units;
     idx.tokenLengths = tokens;
     idx.distinct = distinct;
@@ -177,7 +185,7 @@ export class LexicalIndex {
       this.addUnit(this.analyze(text, this.language));
     });
     // Compacting when the log outgrows the table keeps both small and the work linear overall.
-    if (this.log.n > Math.max(1 << 16, this.units.length)) this.compact();
+    if (this.log.n > Math.max(1 << 16, this.table.length)) this.compact();
   }
 
   private addUnit(tokens: string[]): void {
@@ -227,26 +235,16 @@ export class LexicalIndex {
     const offsets = new Int32Array(terms + 1);
     for (let t = 0; t < terms; t++) offsets[t + 1] = offsets[t]! + cursor[t]!;
     const total = offsets[terms]!;
-    const units = new Int32Array(total);
-    const tfs = this.tfs instanceof Uint32Array || maxTf > 0xffff ? new Uint32Array(total) : new Uint16Array(total);
+    const before = this.table;
+    const table = PostingTable.sized(total, this.count, maxTf, before);
     for (let t = 0; t < terms; t++) {
       let at = offsets[t]!;
-      if (t < old) {
-        for (let i = this.offsets[t]!; i < this.offsets[t + 1]!; i++, at++) {
-          units[at] = this.units[i]!;
-          tfs[at] = this.tfs[i]!;
-        }
-      }
+      if (t < old) for (let i = this.offsets[t]!; i < this.offsets[t + 1]!; i++, at++) table.set(at, before.unit(i), before.tf(i));
       cursor[t] = at;
     }
-    for (let i = 0; i < log.n; i++) {
-      const at = cursor[log.term[i]!]!++;
-      units[at] = log.unit[i]!;
-      tfs[at] = log.tf[i]!;
-    }
+    for (let i = 0; i < log.n; i++) table.set(cursor[log.term[i]!]!++, log.unit[i]!, log.tf[i]!);
     this.offsets = offsets;
-    this.units = units;
-    this.tfs = tfs;
+    this.table = table;
     this.log = emptyLog();
   }
 
@@ -255,10 +253,17 @@ export class LexicalIndex {
     this.compact();
     // Plain arrays, made when asked (an export asks once): the index itself keeps only the typed table.
     const out = new Map<string, TermPostings>();
-    for (let t = 0; t < this.termList.length; t++) {
+    for (let t = 0; t < this.offsets.length - 1; t++) {
       const a = this.offsets[t]!;
       const b = this.offsets[t + 1]!;
-      if (a < b) out.set(this.termList[t]!, { units: Array.from(this.units.subarray(a, b)), tf: Array.from(this.tfs.subarray(a, b)) });
+      if (a < b) {
+        const p: TermPostings = { units: new Array<number>(b - a), tf: new Array<number>(b - a) };
+        for (let i = a; i < b; i++) {
+          p.units[i - a] = this.table.unit(i);
+          p.tf[i - a] = this.table.tf(i);
+        }
+        out.set(this.termList[t]!, p);
+      }
     }
     return out;
   }
@@ -319,20 +324,20 @@ export class LexicalIndex {
     ) as Reference;
     const index = (mini as unknown as { _index?: { set(term: string, data: Map<number, Map<number, number>>): void } })._index;
     if (!index?.set) throw new Error('MiniSearch internals changed: postings cannot be loaded');
-    for (let t = 0; t < this.termList.length; t++) {
+    for (let t = 0; t < this.offsets.length - 1; t++) {
       const docs = new Map<number, number>();
-      for (let i = this.offsets[t]!; i < this.offsets[t + 1]!; i++) docs.set(this.units[i]!, this.tfs[i]!);
+      for (let i = this.offsets[t]!; i < this.offsets[t + 1]!; i++) docs.set(this.table.unit(i), this.table.tf(i));
       if (docs.size) index.set(this.termList[t]!, new Map([[0, docs]]));
     }
     return mini;
   }
 
   private scratchFor(n: number): { score: Float64Array; matched: Uint16Array } {
-    if (this.scratch.score.length < n) {
+    if (scratch.score.length < n) {
       const size = Math.ceil(n * 1.25);
-      this.scratch = { score: new Float64Array(size), matched: new Uint16Array(size) };
+      scratch = { score: new Float64Array(size), matched: new Uint16Array(size) };
     }
-    return this.scratch;
+    return scratch;
   }
 
   /**
@@ -343,21 +348,32 @@ export class LexicalIndex {
     const n = this.count;
     if (!n) return [];
     const { score: acc, matched } = this.scratchFor(n);
-    const { offsets, units, tfs, distinct } = this;
+    const { offsets, distinct } = this;
+    const { packed, units, tfs } = this.table;
     const avg = this.avgDistinct;
     const touched: number[] = [];
     try {
       for (let q = 0; q < terms.length; q++) {
         const t = this.termIds.get(terms[q]!);
-        if (t === undefined) continue;
+        // A shared dictionary may know terms this index has no rows for (yet).
+        if (t === undefined || t >= offsets.length - 1) continue;
         const from = offsets[t]!;
         const to = offsets[t + 1]!;
         // A repeated query term adds its score again but is one matched term (its units were all touched before).
         const first = terms.indexOf(terms[q]!) === q;
         const idf = Math.log(1 + (n - (to - from) + 0.5) / (to - from + 0.5));
         for (let i = from; i < to; i++) {
-          const doc = units[i]!;
-          const s = bm25PlusTerm(idf, tfs[i]!, distinct[doc]!, avg);
+          let doc: number;
+          let tf: number;
+          if (packed) {
+            const r = packed[i]!;
+            doc = r >>> 8;
+            tf = r & 0xff;
+          } else {
+            doc = units![i]!;
+            tf = tfs![i]!;
+          }
+          const s = bm25PlusTerm(idf, tf, distinct[doc]!, avg);
           if (!first) acc[doc] = acc[doc]! + s;
           else {
             if (matched[doc] === 0) {
@@ -381,17 +397,26 @@ export class LexicalIndex {
     if (!n) return [];
     const avg = this.totalTokens / n;
     const { score: acc, matched } = this.scratchFor(n);
-    const { offsets, units, tfs, tokenLengths } = this;
+    const { offsets, tokenLengths } = this;
+    const { packed, units, tfs } = this.table;
     const touched: number[] = [];
     for (const term of terms) {
       const t = this.termIds.get(term);
-      if (t === undefined) continue;
+      if (t === undefined || t >= offsets.length - 1) continue;
       const from = offsets[t]!;
       const to = offsets[t + 1]!;
       const idf = Math.log(1 + (n - (to - from) + 0.5) / (to - from + 0.5));
       for (let i = from; i < to; i++) {
-        const u = units[i]!;
-        const tf = tfs[i]!;
+        let u: number;
+        let tf: number;
+        if (packed) {
+          const r = packed[i]!;
+          u = r >>> 8;
+          tf = r & 0xff;
+        } else {
+          u = units![i]!;
+          tf = tfs![i]!;
+        }
         const s = (idf * tf) / (tf + k1 * (1 - b + (b * tokenLengths[u]!) / avg));
         if (matched[u] === 0) {
           matched[u] = 1;
@@ -401,12 +426,73 @@ export class LexicalIndex {
       }
     }
     const top = new TopK(k, true);
-    for (const u of touched) {
-      matched[u] = 0;
-      if (!allow || allow(u)) top.push(u, acc[u]!);
+    try {
+      for (const u of touched) if (!allow || allow(u)) top.push(u, acc[u]!);
+    } finally {
+      // The scratch is shared by every index: left clean even when a filter throws.
+      for (const u of touched) matched[u] = 0;
     }
     return top.result();
   }
+}
+
+/**
+ * Per-search accumulators, reused and shared by every index (a search runs to its end
+ * synchronously and resets the entries it touched): one pair sized for the largest index
+ * instead of one per unit kind (10 bytes a unit each).
+ */
+let scratch = { score: new Float64Array(0), matched: new Uint16Array(0) };
+
+/** A term-frequency column of a wide table, as narrow as its frequencies allow. */
+type TfColumn = Uint8Array | Uint16Array | Uint32Array;
+
+/** Units a packed row can name (24 bits). */
+const PACKED_UNITS = 1 << 24;
+
+/**
+ * The rows of a CSR postings table. Packed while every unit id is below 2^24 and every tf
+ * below 256 (what sentences, leaves and chunks of a few hundred words give): one Uint32 a
+ * posting, unit · 256 + tf — 4 bytes instead of an Int32 unit and a tf column (5–8). Else
+ * wide: an Int32 unit and a tf column. A table only widens (compact() keeps the wider layout).
+ */
+class PostingTable {
+  private constructor(
+    readonly packed: Uint32Array | null,
+    readonly units: Int32Array | null,
+    readonly tfs: TfColumn | null,
+  ) {}
+
+  /** Room for n rows of units below `unitLimit` with tfs up to maxTf, no narrower than `like`. */
+  static sized(n: number, unitLimit: number, maxTf: number, like?: PostingTable): PostingTable {
+    if ((!like || like.packed) && unitLimit <= PACKED_UNITS && maxTf <= 0xff) return new PostingTable(new Uint32Array(n), null, null);
+    return new PostingTable(null, new Int32Array(n), tfColumn(maxTf, n, like?.tfs ?? undefined));
+  }
+
+  get length(): number {
+    return this.packed ? this.packed.length : this.units!.length;
+  }
+
+  unit(i: number): number {
+    return this.packed ? this.packed[i]! >>> 8 : this.units![i]!;
+  }
+
+  tf(i: number): number {
+    return this.packed ? this.packed[i]! & 0xff : this.tfs![i]!;
+  }
+
+  set(i: number, unit: number, tf: number): void {
+    if (this.packed) this.packed[i] = unit * 256 + tf;
+    else {
+      this.units![i] = unit;
+      this.tfs![i] = tf;
+    }
+  }
+}
+
+/** The narrowest column of n rows that holds frequencies up to maxTf and is no narrower than `now` (widening only). */
+function tfColumn(maxTf: number, n: number, now?: TfColumn): TfColumn {
+  const bytes = Math.max(now?.BYTES_PER_ELEMENT ?? 1, maxTf > 0xffff ? 4 : maxTf > 0xff ? 2 : 1);
+  return bytes === 4 ? new Uint32Array(n) : bytes === 2 ? new Uint16Array(n) : new Uint8Array(n);
 }
 
 function emptyLog(): { term: Int32Array; unit: Int32Array; tf: Uint32Array; n: number } {

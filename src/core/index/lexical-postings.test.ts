@@ -77,4 +77,11 @@ describe('a BM25 index loaded from its postings', () => {
     expect(() => LexicalIndex.fromPostings({ analyzer: 'words', bm25: 'bm25plus' }, 3, { term: ['a', 'a'], unit: [1, 0], tf: [1, 1] })).toThrow(/unit 0, not ascending/);
     expect(() => LexicalIndex.fromPostings({ analyzer: 'words', bm25: 'lucene' }, 3, { term: ['a', 'b', 'a'], unit: [0, 0, 1], tf: [1, 1, 1] })).toThrow(/not one run/);
   });
+
+  it('names units past 2^24 exactly (the packed rows widen)', () => {
+    const units = (1 << 24) + 2;
+    const idx = LexicalIndex.fromPostings({ analyzer: 'words', bm25: 'lucene' }, units, { term: ['apple', 'apple', 'pie'], unit: [3, units - 1, units - 1], tf: [1, 2, 1] });
+    expect(idx.postings().get('apple')).toEqual({ units: [3, units - 1], tf: [1, 2] });
+    expect(idx.search('apple pie', 2).map((h) => h.id)).toEqual([units - 1, 3]);
+  });
 });

@@ -22,6 +22,8 @@ import { leavesWithinBudget, MERGE_PARAMS, mergedBlocks, mergeReport, mergeWords
 import { defineStrategy } from './types';
 
 /** Ordered siblings of chunk-tree nodes: a parent's children, or a document's top-level nodes. */
+const rootsByTree = new WeakMap<ChunkHierarchy, { nodes: number; roots: Map<number, number[]> }>();
+
 class Siblings {
   private roots: Map<number, number[]> | null = null;
 
@@ -39,12 +41,19 @@ class Siblings {
 
   private rootsOf(doc: number): number[] {
     if (!this.roots) {
-      this.roots = new Map();
-      for (const n of this.tree.nodes) {
-        if (n.parent !== null) continue;
-        const list = this.roots.get(n.doc);
-        if (list) list.push(n.id);
-        else this.roots.set(n.doc, [n.id]);
+      // Every node of the tree is walked: at 1M sentences that is ms, so the map is kept per tree
+      // until nodes are appended (documents are only ever added).
+      const kept = rootsByTree.get(this.tree);
+      if (kept && kept.nodes === this.tree.nodes.length) this.roots = kept.roots;
+      else {
+        this.roots = new Map();
+        for (const n of this.tree.nodes) {
+          if (n.parent !== null) continue;
+          const list = this.roots.get(n.doc);
+          if (list) list.push(n.id);
+          else this.roots.set(n.doc, [n.id]);
+        }
+        rootsByTree.set(this.tree, { nodes: this.tree.nodes.length, roots: this.roots });
       }
     }
     return this.roots.get(doc) ?? [];

@@ -13,6 +13,8 @@ import type { BlockSpec, StrategyContext } from './types';
  */
 export class BlockMaker {
   private readonly headerTokens = new Map<string, number>();
+  /** rangesByDoc per kind, kept until the kind's unit count or the document count changes (units are only appended). */
+  private readonly ranges = new Map<UnitKind, { units: number; docs: number; ranges: [number, number][] }>();
 
   constructor(
     readonly units: CorpusUnits,
@@ -34,6 +36,18 @@ export class BlockMaker {
     let n = this.headerTokens.get(header);
     if (n === undefined) this.headerTokens.set(header, (n = this.counter.count(header)));
     return n;
+  }
+
+  /**
+   * Unit id ranges [start, end) of each document: walking every unit of a kind takes ms at 1M
+   * sentences (RSE reads them on every query and slider move), so they are made once per corpus.
+   */
+  rangesByDoc(kind: UnitKind): [number, number][] {
+    const units = this.units.count(kind);
+    const docs = this.units.corpus.docs.length;
+    let r = this.ranges.get(kind);
+    if (!r || r.units !== units || r.docs !== docs) this.ranges.set(kind, (r = { units, docs, ranges: this.units.rangesByDoc(kind) }));
+    return r.ranges;
   }
 
   /** Tokens a block over sentences [start, end) costs in the context, header included. */
@@ -116,7 +130,7 @@ export class QueryContext implements StrategyContext {
   }
 
   unitRangesByDoc(kind: UnitKind): [number, number][] {
-    return this.maker.units.rangesByDoc(kind);
+    return this.maker.rangesByDoc(kind);
   }
 
   unitSpan(kind: UnitKind, id: number): { doc: number; start: number; end: number } {

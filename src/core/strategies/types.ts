@@ -117,7 +117,7 @@ export interface StrategyContext {
   leaf(id: number): ChunkNode;
   /** The sentences of chunk-tree nodes, in order. */
   sentencesOf(nodeIds: Iterable<number>): number[];
-  /** Unit id ranges of each document. */
+  /** Unit id ranges of each document (shared between calls: do not modify). */
   unitRangesByDoc(kind: UnitKind): [number, number][];
   /** A unit's document and sentence range [start, end). */
   unitSpan(kind: UnitKind, id: number): { doc: number; start: number; end: number };

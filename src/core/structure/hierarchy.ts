@@ -48,6 +48,12 @@ export function validateLevels(levels: number[]): void {
 }
 
 /**
+ * The children of every leaf: one frozen empty array instead of an array per leaf (32 bytes
+ * each in 64-bit V8, ~10 bytes a sentence); nothing is ever added below the smallest level.
+ */
+const NO_CHILDREN = Object.freeze([]) as unknown as number[];
+
+/**
  * Appends the tree of atoms [start, end) (new documents) to `h`: existing node ids and
  * leaf indices stay as they were, so vectors already computed for leaves stay valid.
  */
@@ -57,7 +63,7 @@ export function extendHierarchy(h: ChunkHierarchy, tokens: ArrayLike<number>, gr
     let t = 0;
     for (let i = r.start; i < r.end; i++) t += tokens[i]!;
     const id = nodes.length;
-    nodes.push({ id, start: r.start, end: r.end, level, parent, children: [], tokens: t, doc: docs[r.start]! });
+    nodes.push({ id, start: r.start, end: r.end, level, parent, children: level === levels.length - 1 ? NO_CHILDREN : [], tokens: t, doc: docs[r.start]! });
     if (parent !== null) nodes[parent]!.children.push(id);
     return id;
   };

@@ -76,7 +76,8 @@ export class CorpusUnits {
   private groupStart = new Int32Array(0);
   private groupEnd = new Int32Array(0);
   private tokenPrefix = new Float64Array(1);
-  private sentenceTokens = new Float64Array(0);
+  /** Whole token counts (the counters give integers; bundles are checked for them). */
+  private sentenceTokens = new Uint32Array(0);
   private sentenceDocs = new Int32Array(0);
   private readonly groupKeys = new Map<string, number>();
   private indexed = 0;
@@ -254,7 +255,7 @@ export class CorpusUnits {
     const from = this.indexed;
     if (n > this.groups.length) {
       const cap = Math.max(n, 2 * this.groups.length, 1024);
-      const grow = <T extends Int32Array | Float64Array>(a: T, size: number): T => {
+      const grow = <T extends Int32Array | Uint32Array | Float64Array>(a: T, size: number): T => {
         const b = new (a.constructor as new (n: number) => T)(size);
         b.set(a);
         return b;
