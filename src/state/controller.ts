@@ -4,7 +4,7 @@
  */
 import type { RetrievalParams, StructureParams } from '../core/retrieve/params';
 import type { DocumentContext } from '../core/types';
-import type { BlockView, ColumnId, ColumnResult, ColumnSpec, EvalPointQuery, EvalRunSpec, IndexBackend, ModelChoice, ModelProgress, WorkerStatus } from '../worker/protocol';
+import { LOAD_REFUSED, type BlockView, type ColumnId, type ColumnResult, type ColumnSpec, type EvalPointQuery, type EvalRunSpec, type IndexBackend, type ModelChoice, type ModelProgress, type WorkerStatus } from '../worker/protocol';
 import { RpcError } from '../rpc/wire';
 import { isolationStatus } from '../browser/isolation';
 import { sizeProblem } from '../core/documents/load';
@@ -12,12 +12,15 @@ import { fusionVariants, useGeneration } from './generation';
 import { useBundle } from './bundle-store';
 import { bundleImportText, columnNoticeText, errorText, fileProblemText, fusionStateText } from './messages';
 import { chosenColumns } from './columns';
+import { tabMemory } from './tab-memory';
 import { useCorpus, useEval, useModels, useResults, useView } from './stores';
 import { decodeView, encodeView, normaliseColumns, shownColumnIds, type ViewState } from './url-state';
 import { CRASHED, WorkerClient, type Pending } from './worker-client';
 
 let client: WorkerClient | null = null;
 let indexing: Pending<unknown> | null = null;
+/** The bundle import under way (cancellable until its corpus is in place). */
+let bundleImport: Pending<unknown> | null = null;
 let searchSeq = 0;
 let lastCoverage = -1;
 let researchTimer: ReturnType<typeof setTimeout> | null = null;
@@ -60,7 +63,7 @@ async function connect(fresh = false, faults = false): Promise<{ status: WorkerS
       scheduleResearch(1000);
     }
   });
-  const result = await client.request('init', { options: WorkerClient.initOptions(isolationStatus().threads, fresh, faults) }).promise;
+  const result = await client.request('init', { options: WorkerClient.initOptions(isolationStatus().threads, fresh, faults, tabMemory()) }).promise;
   useCorpus.setState({ status: result.status });
   return result;
 }
@@ -160,11 +163,15 @@ export function setModel(role: 'embedder' | 'reranker', choice: ModelChoice | nu
 /** A .zip is a bundle to import (the worker checks for its manifest.json); loaders read no zip. */
 const isBundle = (f: File) => /\.zip$/i.test(f.name) || f.type === 'application/zip' || f.type === 'application/x-zip-compressed';
 
-/** Adds files; each reports parse → split, then embedding shows per document. Bundles (.zip) are imported. */
-export async function addFiles(files: File[]): Promise<void> {
+/**
+ * Adds files; each reports parse → split, then embedding shows per document. Bundles (.zip) are imported.
+ * `force`: the user chose "Load anyway" for files the memory estimate refused.
+ */
+export async function addFiles(files: File[], options: { force?: boolean } = {}): Promise<void> {
+  const force = options.force === true;
   const bundles = files.filter(isBundle);
   files = files.filter((f) => !isBundle(f));
-  if (bundles.length) await importBundles(bundles);
+  if (bundles.length) await importBundles(bundles, force);
   if (!files.length) return;
   // Too-large files are refused here, before they are read into memory.
   const tooLarge = files.map((f) => sizeProblem(f.name, f.size)).filter((p): p is string => p !== null);
@@ -176,7 +183,7 @@ export async function addFiles(files: File[]): Promise<void> {
   useCorpus.setState({ indexing: true, files: Object.fromEntries(files.map((f, i) => [f.name, { kind: 'file', file: f.name, stage: 'parse', index: i, total: files.length }])) });
   const pending = worker().request(
     'addFiles',
-    { files: payload },
+    { files: payload, ...(force ? { force } : {}) },
     {
       onProgress: (p) => useCorpus.setState((s) => ({ files: { ...s.files, [p.file]: p } })),
       transfer: payload.map((p) => p.bytes),
@@ -186,6 +193,9 @@ export async function addFiles(files: File[]): Promise<void> {
   try {
     const r = await pending.promise;
     const problems = [...r.errors.map((e) => fileProblemText(e.file, e.problem)), ...r.duplicates.map((d) => `${d}: the same content is already in the corpus`)];
+    // Files refused as too large for the tab can be loaded anyway, on purpose.
+    const refused = new Set(r.errors.filter((e) => e.problem.code === 'too-large').map((e) => e.file));
+    if (refused.size) offerAnyway(files.filter((f) => refused.has(f.name)));
     if (r.cancelled) {
       // Files the worker never reached leave the list: they are not in the corpus.
       const reached = useCorpus.getState().files;
@@ -210,15 +220,15 @@ export async function addFiles(files: File[]): Promise<void> {
  * Imports bundles one after another: documents, units and vectors join the corpus without
  * re-embedding. A refused bundle is one message naming its file; the corpus stays as it was.
  */
-async function importBundles(files: File[]): Promise<void> {
+async function importBundles(files: File[], force = false): Promise<void> {
   for (const f of files) {
     useBundle.setState({ importing: { file: f.name, progress: { phase: 'unzip' } } });
     try {
       // The File itself: the worker reads only the entries an import needs out of it.
       const zip: Blob = f;
-      const { status, ...summary } = await worker().request(
+      const pending = worker().request(
         'importBundle',
-        { name: f.name, zip },
+        { name: f.name, zip, ...(force ? { force } : {}) },
         {
           onProgress: (progress) => {
             useBundle.setState({ importing: { file: f.name, progress } });
@@ -226,7 +236,9 @@ async function importBundles(files: File[]): Promise<void> {
             if (progress.phase === 'store') void search();
           },
         },
-      ).promise;
+      );
+      bundleImport = pending;
+      const { status, ...summary } = await pending.promise;
       useCorpus.setState({ status });
       // An empty corpus takes the bundle's chunking: the view (and the URL) say so.
       update((v) => (v.structure = status.structure));
@@ -235,8 +247,10 @@ async function importBundles(files: File[]): Promise<void> {
       // A crash is reported once, by recover().
       if (!(client?.crashed || (e instanceof RpcError && e.code === CRASHED))) {
         useCorpus.setState((s) => ({ problems: [...s.problems, bundleImportText(f.name, e)] }));
+        if (e instanceof RpcError && e.code === LOAD_REFUSED && !e.cancelled) offerAnyway([f]);
       }
     } finally {
+      bundleImport = null;
       useBundle.setState({ importing: null });
     }
   }
@@ -259,6 +273,23 @@ export async function loadSampleCorpus(): Promise<void> {
     manifest.documents.map(async (d) => new File([await (await fetch(new URL(d.file, base))).arrayBuffer()], d.file.split('/').pop()!)),
   );
   await addFiles(files);
+}
+
+/** Files refused as too large for the tab, offered for "Load anyway" (until loaded, dismissed or cleared). */
+function offerAnyway(files: File[]): void {
+  useCorpus.setState((s) => ({ oversized: [...s.oversized.filter((o) => !files.some((f) => f.name === o.name)), ...files] }));
+}
+
+/** Loads the refused files anyway: the estimate may be wrong, and a big machine may hold them. */
+export function loadAnyway(): void {
+  const files = useCorpus.getState().oversized;
+  useCorpus.setState({ oversized: [] });
+  void addFiles(files, { force: true });
+}
+
+/** Stops a bundle's import: nothing of it is added, and the corpus stays as it was. */
+export function cancelLoading(): void {
+  void bundleImport?.cancel();
 }
 
 /** Stops adding files (those done are kept) and pauses embedding (BM25 keeps working). */
@@ -287,12 +318,12 @@ export async function setDocumentContext(docId: string, context: DocumentContext
 export async function clearCorpus(): Promise<void> {
   await worker().request('clear', {}).promise;
   useResults.setState({ columns: [], selected: null, document: null });
-  useCorpus.setState({ files: {}, problems: [] });
+  useCorpus.setState({ files: {}, problems: [], oversized: [] });
   useBundle.setState({ imported: null });
 }
 
 export function dismissProblems(): void {
-  useCorpus.setState({ problems: [] });
+  useCorpus.setState({ problems: [], oversized: [] });
 }
 
 // ---- search -----------------------------------------------------------------------

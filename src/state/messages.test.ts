@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RpcError } from '../rpc/wire';
-import type { ProjectionData } from '../worker/protocol';
-import { columnNoticeText, errorText, fileProblemText, fusionStateText, mapUnavailableText, modelFailureText, projectionNotes, queryLabel, queryPlacementText } from './messages';
+import type { LoadRefusal, ProjectionData } from '../worker/protocol';
+import { bundleImportText, columnNoticeText, errorText, fileProblemText, loadCancelledText, loadRefusalText, memorySize, fusionStateText, mapUnavailableText, modelFailureText, projectionNotes, queryLabel, queryPlacementText } from './messages';
 
 function projection(over: Partial<ProjectionData>): ProjectionData {
   return {
@@ -84,4 +84,54 @@ describe('the page words what the workers answer as codes', () => {
     expect(errorText(new Error('plain'))).toBe('plain');
     expect(errorText('text')).toBe('text');
   });
+
+  describe('a load too large for the tab, and a cancelled load', () => {
+    const bundle: LoadRefusal = {
+      file: 'corpus.zip',
+      source: 'bundle',
+      fileBytes: 3.2e9,
+      sentences: 1_000_000,
+      vectorKinds: ['sentence', 'leaf', 'chunk', 'packed'],
+      needBytes: 6.1e9,
+      loadedBytes: 2.68e9,
+      heldBytes: 4.1e8,
+      budget: { bytes: 6_442_450_944, heapBytes: 4_294_705_152, basis: 'device-memory', deviceMemoryGiB: 8 },
+      limit: 'budget',
+      heapNeedBytes: 9e8,
+    };
+
+    it('says what it needs, what the tab can hold and holds, and that nothing was lost', () => {
+      expect(loadRefusalText(bundle)).toBe(
+        "'corpus.zip' needs about 6.1 GB in this tab while it loads (2.7 GB once loaded: 1,000,000 sentences with vectors of sentences, leaves, naive chunks and sentence-packed chunks); this tab can hold about 6.4 GB (3/4 of the 8 GB of memory this device reports) and already holds 410.0 MB. Nothing was loaded; what is indexed stays.",
+      );
+      const doc: LoadRefusal = { ...bundle, file: 'dump.txt', source: 'document', fileBytes: 95e6, sentences: 950_000, vectorKinds: [], needBytes: 1.3e9, loadedBytes: 1.2e9, heldBytes: 0, budget: { bytes: 1e9, heapBytes: null, basis: 'default' } };
+      expect(fileProblemText('dump.txt', { code: 'too-large', refusal: doc })).toBe(
+        "'dump.txt' needs about 1.3 GB in this tab while it loads (1.2 GB once loaded: about 950,000 sentences, estimated from its 95.0 MB file); this tab can hold about 1.0 GB (assumed: this browser does not say how much memory the device has) and holds nothing yet. Nothing was loaded; what is indexed stays.",
+      );
+      expect(loadRefusalText({ ...doc, vectorKinds: ['sentence'], budget: { bytes: 5e8, heapBytes: null, basis: 'override' } })).toBe(
+        "'dump.txt' needs about 1.3 GB in this tab while it loads (1.2 GB once loaded: about 950,000 sentences and their vectors, estimated from its 95.0 MB file); this tab can hold about 500.0 MB (the budget set by #budget= in the address) and holds nothing yet. Nothing was loaded; what is indexed stays.",
+      );
+      expect(loadRefusalText({ ...bundle, limit: 'heap', heapNeedBytes: 4.5e9 })).toBe(
+        "'corpus.zip' needs about 4.5 GB of JavaScript heap for its text and sentences beside what is indexed (1,000,000 sentences); this tab's heap is capped at 4.3 GB. Nothing was loaded; what is indexed stays.",
+      );
+      expect(bundleImportText('corpus.zip', new RpcError('load-refused', 'x', bundle))).toBe(loadRefusalText(bundle));
+      expect(errorText(new RpcError('load-refused', 'x', bundle))).toBe(loadRefusalText(bundle));
+    });
+
+    it('a cancel says nothing was added; sizes in GB, MB or kB', () => {
+      expect(loadCancelledText('x.zip')).toBe("Loading 'x.zip' cancelled; nothing was added.");
+      expect(bundleImportText('x.zip', new RpcError('failed', 'This operation was aborted', undefined, true))).toBe("Loading 'x.zip' cancelled; nothing was added.");
+      expect(bundleImportText('x.zip', new RpcError('bundle-refused', 'm', { message: 'not a RAG Context Lab bundle' }))).toBe('x.zip: not a RAG Context Lab bundle; the corpus is unchanged.');
+      expect([memorySize(999_949_999), memorySize(999_950_000), memorySize(12_345_678), memorySize(6.05e9), memorySize(999_949), memorySize(999_950), memorySize(0)]).toEqual([
+        '999.9 MB',
+        '1.0 GB',
+        '12.3 MB',
+        '6.0 GB',
+        '999.9 kB',
+        '1.0 MB',
+        '0.0 kB',
+      ]);
+    });
+  });
 });
+

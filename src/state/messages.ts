@@ -4,7 +4,8 @@
  * workers never word anything for the page; everything a user reads from them is here.
  */
 import { RpcError } from '../rpc/wire';
-import { BUNDLE_REFUSED, type BundleRefusal, type ColumnNotice, type ExportProgress, type FileProblem, type ImportProgress, type LabErrorCode, type MapUnavailable, type ModelFailure, type ProjectionData, type QueryPlacement } from '../worker/protocol';
+import type { UnitKind } from '../core/retrieve/params';
+import { BUNDLE_REFUSED, LOAD_REFUSED, type BundleRefusal, type LoadRefusal, type ColumnNotice, type ExportProgress, type FileProblem, type ImportProgress, type LabErrorCode, type MapUnavailable, type ModelFailure, type ProjectionData, type QueryPlacement } from '../worker/protocol';
 import type { VerifyProgress } from '../worker/postgres-protocol';
 
 const en = (n: number) => n.toLocaleString('en');
@@ -42,7 +43,54 @@ export function modelFailureText(f: ModelFailure): string {
 }
 
 export function fileProblemText(file: string, p: FileProblem): string {
+  if (p.code === 'too-large') return loadRefusalText(p.refusal);
   return p.code === 'rejected' ? p.message : `${file}: could not be read (${p.detail})`;
+}
+
+/** Memory as people read it: GB from what would read 1000.0 MB, MB from what would read 1000.0 kB, else kB; one decimal. */
+export function memorySize(bytes: number): string {
+  if (bytes >= 999.95e6) return `${(bytes / 1e9).toFixed(1)} GB`;
+  return bytes >= 999.95e3 ? `${(bytes / 1e6).toFixed(1)} MB` : `${(bytes / 1e3).toFixed(1)} kB`;
+}
+
+/** Unit kinds in words, as the import's note names them. */
+export const KIND_NAMES: Record<UnitKind, string> = { sentence: 'sentences', leaf: 'leaves', chunk: 'naive chunks', packed: 'sentence-packed chunks', semantic: 'semantic chunks' };
+
+/** "a, b and c" */
+function listed(items: string[]): string {
+  return items.length < 2 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+
+/** Where the tab's budget comes from, after "this tab can hold about X". */
+function budgetBasis(b: LoadRefusal['budget']): string {
+  switch (b.basis) {
+    case 'device-memory':
+      return ` (3/4 of the ${b.deviceMemoryGiB} GB of memory this device reports)`;
+    case 'default':
+      return ' (assumed: this browser does not say how much memory the device has)';
+    case 'override':
+      return ' (the budget set by #budget= in the address)';
+  }
+}
+
+/**
+ * A load refused before anything was read: what it needs, what the tab can hold and holds,
+ * and that nothing was lost. Estimates, said as such.
+ */
+export function loadRefusalText(r: LoadRefusal): string {
+  const kept = 'Nothing was loaded; what is indexed stays.';
+  const about = r.source === 'bundle' ? `${en(r.sentences)} sentences` : `about ${en(r.sentences)} sentences`;
+  const vectors = r.vectorKinds.length ? (r.source === 'bundle' ? ` with vectors of ${listed(r.vectorKinds.map((k) => KIND_NAMES[k]))}` : ' and their vectors') : '';
+  const basis = r.source === 'document' ? `, estimated from its ${memorySize(r.fileBytes)} file` : '';
+  if (r.limit === 'heap') {
+    return `'${r.file}' needs about ${memorySize(r.heapNeedBytes)} of JavaScript heap for its text and sentences beside what is indexed (${about}${basis}); this tab's heap is capped at ${memorySize(r.budget.heapBytes ?? 0)}. ${kept}`;
+  }
+  return `'${r.file}' needs about ${memorySize(r.needBytes)} in this tab while it loads (${memorySize(r.loadedBytes)} once loaded: ${about}${vectors}${basis}); this tab can hold about ${memorySize(r.budget.bytes)}${budgetBasis(r.budget)} and ${r.heldBytes > 0 ? `already holds ${memorySize(r.heldBytes)}` : 'holds nothing yet'}. ${kept}`;
+}
+
+/** A load the user cancelled: nothing of it is in the corpus. */
+export function loadCancelledText(file: string): string {
+  return `Loading '${file}' cancelled; nothing was added.`;
 }
 
 export function mapUnavailableText(r: MapUnavailable): string {
@@ -94,12 +142,15 @@ export function errorText(e: unknown): string {
     if (e.code === 'model-unavailable' && e.data) return modelFailureText(e.data as ModelFailure);
     if (e.code === 'no-model') return 'no in-browser model is loaded';
     if (e.code === BUNDLE_REFUSED && e.data) return (e.data as BundleRefusal).message;
+    if (e.code === LOAD_REFUSED && e.data) return loadRefusalText(e.data as LoadRefusal);
   }
   return e instanceof Error ? e.message : String(e);
 }
 
-/** A refused or failed bundle import, named by its file. */
+/** A refused, cancelled or failed bundle import, named by its file. */
 export function bundleImportText(file: string, e: unknown): string {
+  if (e instanceof RpcError && e.cancelled) return loadCancelledText(file);
+  if (e instanceof RpcError && e.code === LOAD_REFUSED && e.data) return loadRefusalText(e.data as LoadRefusal);
   return `${file}: ${errorText(e)}; the corpus is unchanged.`;
 }
 

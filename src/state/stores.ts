@@ -27,9 +27,11 @@ interface CorpusState {
   indexing: boolean;
   /** Files that were being indexed when the worker stopped: they can be tried again. */
   retry: File[];
+  /** Files refused as too large for the tab's memory: the user may load them anyway. */
+  oversized: File[];
 }
 
-export const useCorpus = create<CorpusState>(() => ({ status: null, files: {}, problems: [], indexing: false, retry: [] }));
+export const useCorpus = create<CorpusState>(() => ({ status: null, files: {}, problems: [], indexing: false, retry: [], oversized: [] }));
 
 /** Everything that describes the view: question, retrieval and structure parameters, models. */
 interface ViewStore {

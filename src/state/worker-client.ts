@@ -2,6 +2,7 @@ import ortMjs from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.mjs?url';
 import ortWasm from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url';
 import pdfWorkerUrl from 'pdfjs-dist/legacy/build/pdf.worker.min.mjs?url';
 import voyWasm from 'voy-search/voy_search_bg.wasm?url';
+import type { TabMemory } from '../core/memory/load-estimate';
 import { RpcClient } from '../rpc/client';
 import { RpcError, type RpcPort } from '../rpc/wire';
 import { LAB_TAG, type InitOptions, type LabApi, type LabEvents, type WorkerStatus } from '../worker/protocol';
@@ -43,8 +44,8 @@ export class WorkerClient extends RpcClient<LabApi, LabEvents> {
   }
 
   /** Where the worker finds models and ONNX Runtime, relative to this page (any sub-path). */
-  static initOptions(threads: number, fresh = false, faults = false): InitOptions {
+  static initOptions(threads: number, fresh = false, faults = false, memory: TabMemory = {}): InitOptions {
     const abs = (u: string) => new URL(u, document.baseURI).href;
-    return { modelsUrl: abs('./models/'), ortWasm: { mjs: abs(ortMjs), wasm: abs(ortWasm) }, threads, pdfWorkerUrl: abs(pdfWorkerUrl), voyWasm: abs(voyWasm), fresh, faults };
+    return { modelsUrl: abs('./models/'), ortWasm: { mjs: abs(ortMjs), wasm: abs(ortWasm) }, threads, pdfWorkerUrl: abs(pdfWorkerUrl), voyWasm: abs(voyWasm), fresh, faults, memory };
   }
 }

@@ -9,7 +9,9 @@ import type { RetrievalEngine } from '../core/engine';
 import type { EvalSet } from '../core/eval/dataset';
 import { exportBundle } from '../core/export/bundle';
 import type { QuestionInput } from '../core/export/golden';
-import { importBundle, type ImportOptions, type ImportResult } from '../core/export/import';
+import { MANIFEST } from '../core/export/format';
+import { importBundle, type BundleReads, type ImportOptions, type ImportResult } from '../core/export/import';
+import { parseManifest, type Manifest } from '../core/export/manifest';
 import { retrievalParams } from '../core/retrieve/params';
 import { asRefusal } from './bundle-refusal';
 import { openBundleBlob, unzipBundle, zipBundle } from './bundle-zip';
@@ -77,20 +79,57 @@ function countRuns(files: { name: string; bytes: Uint8Array }[]): number {
 /** What an import leaves in the zip: JSONL and SQL carry the same data for other tools. */
 const IMPORT_SKIPS = ['jsonl/', 'postgres/', 'frameworks/'];
 
+/** How a bundle's import may be stopped before it reads its tables, or on the way. */
+export interface ReadControl {
+  /**
+   * Called with the manifest before any table is read (from a dropped File, before they are
+   * even read from it): throws to refuse the bundle (a corpus too large for the tab).
+   */
+  admit?: (manifest: Manifest) => void;
+  /** Cancels the import between its steps; nothing is changed. */
+  signal?: AbortSignal;
+  /** Fault injection (#faults): every table read waits until the import is cancelled (at most a minute), as from a very slow disk. */
+  slowReads?: boolean;
+}
+
 /**
  * Reads a dropped bundle zip into a new engine holding the open corpus plus the bundle's
  * documents and vectors. Only the manifest and the Parquet tables are unzipped; given the
- * dropped File itself (a Blob), only they are read from it. `into` is never changed. `engine`:
- * the vector index and reranker the new engine is built with (the session's, so it is adopted as it is).
+ * dropped File itself (a Blob), only they are read from it, and the manifest first, alone:
+ * `control.admit` sees it before any table is read. `into` is never changed. `engine`: the
+ * vector index and reranker the new engine is built with (the session's, so it is adopted as it is).
  */
-export async function readBundleZip(zip: Uint8Array | Blob, embedder: Embedder | null, into: RetrievalEngine, progress: (phase: 'unzip' | 'read') => void, engine: Pick<ImportOptions, 'vectorIndex' | 'reranker'> = {}): Promise<ImportResult> {
+export async function readBundleZip(zip: Uint8Array | Blob, embedder: Embedder | null, into: RetrievalEngine, progress: (phase: 'unzip' | 'read') => void, engine: Pick<ImportOptions, 'vectorIndex' | 'reranker'> = {}, control: ReadControl = {}): Promise<ImportResult> {
+  const { signal } = control;
   try {
     progress('unzip');
-    // A dropped File: its entries are read while the import decodes those already there.
-    const files = zip instanceof Uint8Array ? unzipBundle(zip, { skip: IMPORT_SKIPS }) : await openBundleBlob(zip, { skip: IMPORT_SKIPS });
+    let files: BundleReads;
+    if (zip instanceof Uint8Array) {
+      const all = unzipBundle(zip, { skip: IMPORT_SKIPS });
+      control.admit?.(parseManifest(all.find((f) => f.name === MANIFEST)?.bytes));
+      files = new Map(all.map((f) => [f.name, Promise.resolve(f.bytes)]));
+    } else {
+      // The manifest (and the few small files beside it) first: a refusal reads no table.
+      const head = await openBundleBlob(zip, { skip: [...IMPORT_SKIPS, 'parquet/'] });
+      control.admit?.(parseManifest(await head.get(MANIFEST)));
+      signal?.throwIfAborted();
+      // A dropped File: its entries are read while the import decodes those already there.
+      files = await openBundleBlob(zip, { skip: IMPORT_SKIPS });
+    }
+    if (control.slowReads) files = slowed(files, signal);
+    signal?.throwIfAborted();
     progress('read');
-    return await importBundle(files, { embedder, into, ...engine });
+    return await importBundle(files, { embedder, into, ...engine, ...(signal ? { signal } : {}) });
   } catch (e) {
     throw asRefusal(e);
   }
+}
+
+/** Every table read held back until `signal` aborts (or a minute passes): a slow import, deterministically (fault injection). */
+function slowed(files: BundleReads, signal: AbortSignal | undefined): BundleReads {
+  const released = new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, 60_000);
+    signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+  });
+  return new Map([...files].map(([name, bytes]) => [name, name === MANIFEST ? bytes : released.then(() => bytes)]));
 }

@@ -15,7 +15,7 @@ export function labHandlers(getLab: () => Promise<Lab>): Handlers<LabApi> {
 
   return {
     init: on('serial', (lab, p) => lab.init(p.options)),
-    addFiles: on('serial', (lab, p, ctx) => lab.addFiles(p.files, ctx)),
+    addFiles: on('serial', (lab, p, ctx) => lab.addFiles(p.files, ctx, p.force)),
     addText: on('serial', (lab, p) => lab.addText(p.name, p.text)),
     loadEmbedder: on('serial', (lab, p, ctx) => lab.loadEmbedder(p.choice, ctx)),
     loadReranker: on('serial', (lab, p, ctx) => lab.loadReranker(p.choice, ctx)),

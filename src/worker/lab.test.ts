@@ -206,4 +206,80 @@ describe('bundles, through the lab RPC', () => {
     expect(again.duplicates).toEqual(['Tea']);
     expect(again.status.docs).toHaveLength(1);
   });
+
+  /** A bundle of TEA and HARBOUR as the lab exports it (zip bytes). */
+  async function teaHarbourZip(): Promise<Uint8Array> {
+    g.indexedDB = new IDBFactory();
+    const maker = await startLab({ fresh: true });
+    await maker.client.request('addFiles', { files: [file('tea.md', TEA), file('harbour.md', HARBOUR)] }).promise;
+    const { zip } = await maker.client.request('exportBundle', { strategy: 'window', params: retrievalParams({ retriever: 'bm25' }), questions: { source: 'typed', questions: ['green tea'] } }).promise;
+    return new Uint8Array(await zip.arrayBuffer());
+  }
+  const failure = (p: Promise<unknown>) => p.then(() => null, (e: unknown) => e as RpcError);
+  const OPEN = '# Open\n\nThe open corpus mentions the word quokka.';
+
+  it('a bundle too large for the tab is refused from its manifest alone, before any table is read; nothing is lost; "load anyway" loads it', async () => {
+    const bytes = await teaHarbourZip();
+    const { unzipSync, zipSync } = await import('fflate');
+    // The manifest alone: an import that read a table would fail on the missing file instead.
+    const manifestOnly = zipSync({ 'manifest.json': unzipSync(bytes)['manifest.json']! });
+    g.indexedDB = new IDBFactory();
+    const { client } = await startLab({ fresh: true, memory: { overrideBytes: 1_000 } });
+    await client.request('addText', { name: 'Pasted text 1', text: OPEN }).promise;
+    const before = await ask(client, 'quokka');
+    // As bytes, and as the dropped File (a Blob: its manifest is read first, alone).
+    for (const zip of [manifestOnly.slice().buffer, bytes.slice().buffer, new Blob([manifestOnly])]) {
+      const refused = await failure(client.request('importBundle', { name: 'big.zip', zip }).promise);
+      expect(refused).toMatchObject({ code: 'load-refused', cancelled: false, data: { file: 'big.zip', source: 'bundle', sentences: 8, vectorKinds: [], limit: 'budget', budget: { bytes: 1_000, basis: 'override' } } });
+      const data = refused!.data as { needBytes: number; heldBytes: number };
+      expect(data.heldBytes + data.needBytes).toBeGreaterThan(1_000);
+    }
+    expect(await ask(client, 'quokka')).toEqual(before);
+    // Nothing was stored of it: a restarted lab has the open corpus and no unfinished import.
+    const restarted = await startLab({ memory: { overrideBytes: 1_000 } });
+    expect(restarted.init.status.docs.map((d) => d.title)).toEqual(['Open']);
+    expect(restarted.init.status.unfinishedImport).toBeUndefined();
+    // Loaded anyway, on purpose.
+    const forced = await restarted.client.request('importBundle', { name: 'big.zip', zip: bytes.slice().buffer, force: true }).promise;
+    expect(forced.status.docs.map((d) => d.title)).toEqual(['Open', 'Tea', 'Harbour']);
+  });
+
+  it('a dropped file too large for the tab is refused alone, by its estimate from its size; the others of the drop go in', async () => {
+    g.indexedDB = new IDBFactory();
+    // 20,000 bytes of text: about 200 sentences, ~152 kB in the engine; the small note: one sentence.
+    const { client } = await startLab({ fresh: true, memory: { overrideBytes: 100_000 } });
+    const big = file('big.txt', 'The harbour logbook lists ships and tides. '.repeat(465));
+    const r = await client.request('addFiles', { files: [big, file('small.txt', 'Quokkas live on Rottnest Island.')] }).promise;
+    expect(r.added.map((d) => d.fileName)).toEqual(['small.txt']);
+    expect(r.errors).toMatchObject([{ file: 'big.txt', problem: { code: 'too-large', refusal: { file: 'big.txt', source: 'document', fileBytes: 19_995, sentences: 200, vectorKinds: [], limit: 'budget' } } }]);
+    const forced = await client.request('addFiles', { files: [file('big.txt', 'The harbour logbook lists ships and tides. '.repeat(465))], force: true }).promise;
+    expect(forced.added.map((d) => d.fileName)).toEqual(['big.txt']);
+  });
+
+  it('a cancelled import stops in the worker and leaves the corpus and its storage as before: no half-stored import, no notice', async () => {
+    const bytes = await teaHarbourZip();
+    g.indexedDB = new IDBFactory();
+    // #faults: a bundle named __slow__ has every table read held back until it is cancelled.
+    const { client } = await startLab({ fresh: true, faults: true });
+    await client.request('addText', { name: 'Pasted text 1', text: OPEN }).promise;
+    const before = await ask(client, 'harbour quokka');
+    let reading!: () => void;
+    const read = new Promise<void>((r) => (reading = r));
+    const importing = client.request('importBundle', { name: '__slow__.zip', zip: bytes.slice().buffer }, { onProgress: (p) => p.phase === 'read' && reading() });
+    await read;
+    expect(await importing.cancel()).toBe(true);
+    const cancelled = await failure(importing.promise);
+    expect(cancelled).toMatchObject({ cancelled: true });
+    expect(await ask(client, 'harbour quokka')).toEqual(before);
+    // Cancelled while it waited behind another request: it never starts.
+    const queued = client.request('importBundle', { name: 'queued.zip', zip: bytes.slice().buffer });
+    const adding = client.request('addText', { name: 'Pasted text 2', text: HARBOUR });
+    void queued.cancel();
+    expect(await failure(queued.promise)).toMatchObject({ cancelled: true });
+    await adding.promise;
+    const restarted = await startLab();
+    expect(restarted.init.status.docs.map((d) => d.title)).toEqual(['Open', 'Harbour']);
+    expect(restarted.init.status.unfinishedImport).toBeUndefined();
+  });
 });
+

@@ -9,9 +9,12 @@ import { documentFromText, loadDocument } from '../core/documents/load';
 import { setPdfJsLoader, type PdfJs } from '../core/documents/pdf';
 import { setVoyWasmSource } from '../core/index/voy-index';
 import type { EvalSet } from '../core/eval/dataset';
-import type { StructureParams } from '../core/retrieve/params';
+import { bundleNeed, checkLoad, documentNeed, engineCounts, tabBudget, type Budget, type LoadCheck, type LoadNeed } from '../core/memory/load-estimate';
+import type { StructureParams, UnitKind } from '../core/retrieve/params';
 import type { Document, DocumentContext } from '../core/types';
 import type { RpcContext } from '../rpc/server';
+import { RpcError } from '../rpc/wire';
+import type { Manifest } from '../core/export/manifest';
 import { blockView } from './block-view';
 import { exportZip, readBundleZip } from './bundle-jobs';
 import { CorpusMap } from './corpus-map';
@@ -21,7 +24,7 @@ import { readEvalFiles, replayQuestion, runEvaluation, summarize } from './evalu
 import { configureRuntime } from './model-env';
 import { loadEmbedder, loadReranker } from './model-loader';
 import { Persistence, type SavedVectors } from './persistence';
-import { labError, type AddResult, type EvalSetSummary, type InitOptions, type InputFileMessage, type LabApi, type ModelChoice, type ModelStatus, type WorkerStatus } from './protocol';
+import { labError, LOAD_REFUSED, type AddResult, type LoadRefusal, type EvalSetSummary, type InitOptions, type InputFileMessage, type LabApi, type ModelChoice, type ModelStatus, type WorkerStatus } from './protocol';
 import { searchColumns } from './search-columns';
 
 type Ctx<M extends keyof LabApi> = RpcContext<LabApi[M]['progress']>;
@@ -50,6 +53,8 @@ export class Lab {
   private restored = false;
   /** A bundle whose import was still being stored when the page closed (from storage, said once). */
   private unfinishedImport: string | null = null;
+  /** What this tab may hold (from what the page read of the browser's memory at start). */
+  private budget: Budget = tabBudget({});
   private lastStatus = 0;
   private statusTimer: ReturnType<typeof setTimeout> | null = null;
 
@@ -57,6 +62,7 @@ export class Lab {
 
   async init(options: InitOptions): Result<'init'> {
     this.options = options;
+    this.budget = tabBudget(options.memory ?? {});
     configureRuntime(options.ortWasm, options.threads);
     setVoyWasmSource(async () => (await fetch(options.voyWasm)).arrayBuffer());
     setPdfJsLoader(async () => {
@@ -83,13 +89,21 @@ export class Lab {
 
   // ---- documents ------------------------------------------------------------------
 
-  async addFiles(files: InputFileMessage[], ctx: Ctx<'addFiles'>): Result<'addFiles'> {
+  async addFiles(files: InputFileMessage[], ctx: Ctx<'addFiles'>, force = false): Result<'addFiles'> {
     const result: AddResult = { added: [], errors: [], duplicates: [], cancelled: false };
     const total = files.length;
     for (const [index, f] of files.entries()) {
       if (ctx.signal.aborted) {
         result.cancelled = true;
         break;
+      }
+      // Estimated from its size before it is parsed: a file too large beside what is indexed is
+      // refused alone; the drop's other files still go in when they fit.
+      const refusal = force ? null : this.refusal(f.name, 'document', f.bytes.byteLength, documentNeed({ name: f.name, size: f.bytes.byteLength }, this.session.embedder?.dim ?? 0));
+      if (refusal) {
+        result.errors.push({ file: f.name, problem: { code: 'too-large', refusal } });
+        ctx.progress({ kind: 'file', file: f.name, stage: 'failed', index, total });
+        continue;
       }
       ctx.progress({ kind: 'file', file: f.name, stage: 'parse', index, total });
       if (this.options.faults && f.name.includes('__crash__')) {
@@ -267,13 +281,24 @@ export class Lab {
    * A bundle's documents and vectors join the corpus without re-embedding; they are stored
    * like indexed ones. Any refusal leaves the corpus as it was (the import builds a new engine).
    */
-  async importBundle({ name, zip }: LabApi['importBundle']['params'], ctx: Ctx<'importBundle'>): Result<'importBundle'> {
+  async importBundle({ name, zip, force }: LabApi['importBundle']['params'], ctx: Ctx<'importBundle'>): Result<'importBundle'> {
+    // Cancelled while it waited behind another request: nothing was read.
+    ctx.signal.throwIfAborted();
     const t0 = performance.now();
     let tRead = t0;
+    const fileBytes = zip instanceof Blob ? zip.size : zip.byteLength;
+    // From the manifest alone, before any table is read: a bundle that would not fit beside
+    // what is indexed is refused (the user may load it anyway).
+    const admit = (m: Manifest) => {
+      const refusal = force ? null : this.refusal(name, 'bundle', fileBytes, bundleNeed(m), m.vectors.kinds ?? []);
+      if (refusal) throw new RpcError<typeof LOAD_REFUSED, LoadRefusal>(LOAD_REFUSED, `${name} would not fit in this tab's memory`, refusal);
+    };
     const r = await readBundleZip(zip instanceof Blob ? zip : new Uint8Array(zip), this.session.embedder, this.session.engine, (phase) => {
       if (phase === 'read') tRead = performance.now();
       ctx.progress({ phase });
-    }, this.session.importOptions());
+    }, this.session.importOptions(), { admit, signal: ctx.signal, slowReads: Boolean(this.options.faults && name.includes('__slow__')) });
+    // The last moment a cancel applies: from here the corpus is the new one, and it is stored.
+    ctx.signal.throwIfAborted();
     const tStore = performance.now();
     // The engine was built with the session's vector index and reranker: adopted as it is.
     await this.session.adopt(r.engine, true);
@@ -318,6 +343,29 @@ export class Lab {
       ms: end - t0,
       // The read phase's parts (importBundle's timings) ride along, for the benchmark.
       phaseMs: { unzip: tRead - t0, read: tStore - tRead, store: end - tStore, ...r.timings, ...storeParts },
+    };
+  }
+
+  /**
+   * Why a load would not fit beside what the tab holds (the current engine, estimated the same
+   * way), or null when it fits. An import into an open corpus builds a copy of it first.
+   */
+  private refusal(file: string, source: LoadRefusal['source'], fileBytes: number, need: LoadNeed, vectorKinds: readonly UnitKind[] = Object.keys(need.counts.vectors) as UnitKind[]): LoadRefusal | null {
+    const held = engineCounts(this.session.engine);
+    const check: LoadCheck = checkLoad(held, need, this.budget, { copiesHeld: source === 'bundle' && held.sentences > 0, backend: this.session.indexBackend });
+    if (check.fits) return null;
+    return {
+      file,
+      source,
+      fileBytes,
+      sentences: need.counts.sentences,
+      vectorKinds: need.counts.dims ? [...vectorKinds] : [],
+      needBytes: check.needBytes,
+      loadedBytes: check.loadedBytes,
+      heldBytes: check.heldBytes,
+      budget: check.budget,
+      limit: check.limit ?? 'budget',
+      heapNeedBytes: check.heapNeedBytes,
     };
   }
 

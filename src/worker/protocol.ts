@@ -7,6 +7,7 @@
 import type { StrategyResult } from '../core/engine';
 import type { RetrievalParams, RetrieverName, StrategyName, StructureParams, UnitKind } from '../core/retrieve/params';
 import type { ContextBlock, Document, DocumentContext } from '../core/types';
+import type { Budget, TabMemory } from '../core/memory/load-estimate';
 import type { MetricName, Recommendation, SweepPoint } from '../core/eval/sweep';
 import { RpcError, type RpcMethod } from '../rpc/wire';
 
@@ -152,6 +153,11 @@ export interface InitOptions {
    * name contains "__crash__" makes the worker throw while indexing it.
    */
   faults?: boolean;
+  /**
+   * What the browser says about its memory (read by the page: performance.memory is not
+   * exposed in workers), from which the worker's load budget is set (core/memory/load-estimate.ts).
+   */
+  memory?: TabMemory;
 }
 
 export interface InputFileMessage {
@@ -333,7 +339,7 @@ export interface MapProgressMessage {
 }
 
 /** Why a file was not added: a loader's own sentence (core/documents), or a failure it did not expect. */
-export type FileProblem = { code: 'rejected'; message: string } | { code: 'unreadable'; detail: string };
+export type FileProblem = { code: 'rejected'; message: string } | { code: 'unreadable'; detail: string } | { code: 'too-large'; refusal: LoadRefusal };
 
 export interface AddResult {
   added: DocSummary[];
@@ -356,6 +362,31 @@ export function labError(code: LabErrorCode): RpcError<LabErrorCode> {
 export const BUNDLE_REFUSED = 'bundle-refused';
 export interface BundleRefusal {
   message: string;
+}
+
+/**
+ * A load refused before anything was read into the engine: the estimate said it would not fit
+ * beside what the tab holds (RpcError code LOAD_REFUSED for a bundle; FileProblem 'too-large'
+ * for a dropped document). Bytes are estimates; the page words them.
+ */
+export const LOAD_REFUSED = 'load-refused';
+export interface LoadRefusal {
+  file: string;
+  /** A bundle (estimated from its manifest) or a document (from its file size). */
+  source: 'bundle' | 'document';
+  /** The file's size (a document's estimate is made from it). */
+  fileBytes: number;
+  sentences: number;
+  /** Unit kinds whose vectors the load brings (a bundle) or the loaded model will make (a document). */
+  vectorKinds: UnitKind[];
+  /** Beyond what the tab holds: at the load's peak, and once loaded. */
+  needBytes: number;
+  loadedBytes: number;
+  heldBytes: number;
+  budget: Budget;
+  /** 'heap': the text and sentence objects would not fit the JavaScript heap's cap (budget.heapBytes). */
+  limit: 'budget' | 'heap';
+  heapNeedBytes: number;
 }
 
 /** Which questions go into an exported bundle's golden run. */
@@ -409,7 +440,7 @@ export interface ExportSummary {
 }
 
 export interface ImportProgress {
-  /** 'unzip': reading the zip; 'read': tables, checks and vectors; 'store': kept in the browser. */
+  /** 'unzip': reading the zip; 'read': tables, checks and vectors; 'store': kept in the browser (the corpus is in place: no longer cancellable). */
   phase: 'unzip' | 'read' | 'store';
 }
 
@@ -444,7 +475,8 @@ export interface SearchRequest {
  */
 export type LabApi = {
   init: RpcMethod<{ options: InitOptions }, { status: WorkerStatus; params: unknown }>;
-  addFiles: RpcMethod<{ files: InputFileMessage[] }, AddResult, FileProgress>;
+  /** `force`: load files the memory estimate would refuse (the user chose "Load anyway"). */
+  addFiles: RpcMethod<{ files: InputFileMessage[]; force?: boolean }, AddResult, FileProgress>;
   addText: RpcMethod<{ name: string; text: string }, AddResult>;
   loadEmbedder: RpcMethod<{ choice: ModelChoice | null }, ModelStatus, ModelProgress>;
   loadReranker: RpcMethod<{ choice: ModelChoice | null }, ModelStatus, ModelProgress>;
@@ -475,9 +507,12 @@ export type LabApi = {
   exportBundle: RpcMethod<ExportRequest, ExportSummary, ExportProgress>;
   /**
    * A bundle's .zip added to the corpus without re-embedding (its vectors are taken as they
-   * are). Refused (BUNDLE_REFUSED) with the corpus unchanged when anything does not fit.
+   * are). Refused (BUNDLE_REFUSED) with the corpus unchanged when anything does not fit;
+   * refused (LOAD_REFUSED) from its manifest alone, before any table is read, when it would
+   * not fit the tab's memory, unless `force`. Cancellable until the 'store' phase: a cancel
+   * leaves the corpus and its storage as they were.
    */
-  importBundle: RpcMethod<{ name: string; zip: ArrayBuffer | Blob }, ImportSummary, ImportProgress>;
+  importBundle: RpcMethod<{ name: string; zip: ArrayBuffer | Blob; force?: boolean }, ImportSummary, ImportProgress>;
 };
 
 export type LabEvents = { status: WorkerStatus };

@@ -89,3 +89,33 @@ describe('import of a bundle into a fresh corpus', () => {
     expect(await answers(both)).toEqual(await answers(engine));
   });
 });
+
+describe('cancelling an import', () => {
+  /** The bundle's files as reads; `onRead(name)` runs when the import asks for a file. */
+  const reads = (files: BundleFile[], onRead: (name: string) => void) => {
+    const m = new Map(files.map((f) => [f.name, Promise.resolve(f.bytes)]));
+    return { get: (name: string) => (onRead(name), m.get(name)) } as unknown as ReadonlyMap<string, Promise<Uint8Array>>;
+  };
+
+  it('stops with the AbortError at the next step, and the open corpus is as it was', async () => {
+    const open = new RetrievalEngine({ counter: new ApproxTokenCounter() });
+    open.addDocuments([set.docs[0]!]);
+    const before = { corpus: structuredClone(open.corpus), chunks: open.chunks.length };
+    const controller = new AbortController();
+    // The user cancels while the tables are being read.
+    const files = reads(bundle.files, (name) => {
+      if (name === 'parquet/sentences.parquet') controller.abort();
+    });
+    await expect(importBundle(files, { embedder: null, into: open, signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' });
+    expect(open.corpus).toEqual(before.corpus);
+    expect(open.chunks.length).toBe(before.chunks);
+  });
+
+  it('cancelled before it starts, it reads nothing but the manifest', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const asked: string[] = [];
+    await expect(importBundle(reads(bundle.files, (name) => asked.push(name)), { embedder: null, signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' });
+    expect(asked).toEqual(['manifest.json']);
+  });
+});

@@ -11,6 +11,7 @@ import { parseManifest, sha256, type Manifest, type ManifestFile } from './manif
 import { openParquet, readParquet } from './parquet';
 import { openTable, type ColumnTable } from './read-columns';
 import { BUNDLE_KINDS as EXPORTED_KINDS } from './tables';
+import { yieldToEventLoop } from '../util/yield';
 
 export interface ImportOptions {
   /** The loaded embedding model; the bundle's vectors must come from the same model and dimensions. */
@@ -20,6 +21,12 @@ export interface ImportOptions {
   /** Into an empty corpus: the vector index and reranker of the new engine (default: exact scan, none), so it need not be rebuilt for its user. */
   vectorIndex?: EngineOptions['vectorIndex'];
   reranker?: EngineOptions['reranker'];
+  /**
+   * Cancels the import: checked between its steps (tables, checksums, split, BM25, vectors,
+   * each kind's index), it throws the signal's reason there. Nothing the caller holds has
+   * changed by then (the import builds a new engine), so a cancel leaves everything as it was.
+   */
+  signal?: AbortSignal;
 }
 
 export interface ImportResult {
@@ -36,15 +43,23 @@ export interface ImportResult {
   timings: Record<string, number>;
 }
 
-/** Times consecutive steps: mark(name) records the ms since the previous mark. */
-function timer(): ((name: string) => void) & { all: Record<string, number> } {
+/**
+ * Times consecutive steps: mark(name) records the ms since the previous mark. With a signal,
+ * each mark first lets the event loop run (the steps' awaits resolve without a macrotask, so a
+ * worker would not even receive the cancel until the import ended), then stops a cancelled import.
+ */
+function timer(signal?: AbortSignal): ((name: string) => Promise<void>) & { all: Record<string, number> } {
   let last = performance.now();
   const all: Record<string, number> = {};
   return Object.assign(
-    (name: string) => {
+    async (name: string) => {
       const now = performance.now();
       all[name] = (all[name] ?? 0) + now - last;
-      last = now;
+      if (signal) {
+        await yieldToEventLoop();
+        signal.throwIfAborted();
+      }
+      last = performance.now();
     },
     { all },
   );
@@ -94,11 +109,12 @@ class Checks {
     }
   }
 
-  /** Runs `read`; a failure becomes the first checksum fault of the tables opened so far, if any. */
+  /** Runs `read`; a failure becomes the first checksum fault of the tables opened so far, if any (a cancel stays a cancel, at once). */
   async reading<T>(read: () => Promise<T>): Promise<T> {
     try {
       return await read();
     } catch (e) {
+      if ((e as Error | null)?.name === 'AbortError') throw e;
       await this.verify();
       throw e;
     }
@@ -201,7 +217,8 @@ function documentsOf(docs: Table, sections: Table, pages: Table): Document[] {
 export async function importBundle(bundle: BundleFile[] | BundleReads, options: ImportOptions): Promise<ImportResult> {
   const files: Files = Array.isArray(bundle) ? new Map(bundle.map((f) => [f.name.replace(/^\.?\//, ''), Promise.resolve(f.bytes)])) : (bundle as BundleReads);
   const manifest = parseManifest(await files.get(MANIFEST));
-  const { embedder } = options;
+  const { embedder, signal } = options;
+  signal?.throwIfAborted();
   const kinds = manifest.vectors.kinds ?? [];
   const emb = manifest.embedding;
   if (emb && kinds.length) {
@@ -222,7 +239,13 @@ export async function importBundle(bundle: BundleFile[] | BundleReads, options: 
 
   // Checksums of every table that may be read start now, and are computed (off the thread,
   // by Web Crypto) while the tables decode; they are all awaited before the tables are used.
-  const mark = timer();
+  const mark = timer(signal);
+  /** Within a step: a cancel stops the import here too (the tables of a large bundle take seconds to decode). */
+  const between = async () => {
+    if (!signal) return;
+    await yieldToEventLoop();
+    signal.throwIfAborted();
+  };
   const checks = new Checks(new Map());
   const wanted: TableName[] = ['documents', 'sections', 'pages', 'sentences', 'units', ...(kinds.length ? (['vectors'] as const) : []), ...(into ? [] : (['postings'] as const))];
   for (const name of wanted) {
@@ -231,16 +254,19 @@ export async function importBundle(bundle: BundleFile[] | BundleReads, options: 
   }
   const { docs, sections, pages, sentences, units } = await checks.reading(async () => {
     const docs = await table(files, manifest, 'documents', checks);
+    await between();
     const sections = await table(files, manifest, 'sections', checks);
     const pages = await table(files, manifest, 'pages', checks);
+    await between();
     const sentences = await columnsOf(files, manifest, 'sentences', ['doc', 'section', 'page', 'char_start', 'char_end', 'tokens', 'part_index', 'part_of'], checks);
+    await between();
     const units = await columnsOf(files, manifest, 'units', ['kind', 'id', 'node', 'parent', 'doc', 'sent_start', 'sent_end', 'char_start', 'char_end', 'tokens'], checks);
     return { docs, sections, pages, sentences, units };
   });
-  mark('tables');
+  await mark('tables');
   // Every table read so far is the manifest's before anything is built from it (the vectors' below, before they are taken).
   await checks.verify();
-  mark('checksumWait');
+  await mark('checksumWait');
   const documents = documentsOf(docs, sections, pages);
 
   const engine = into
@@ -345,17 +371,17 @@ export async function importBundle(bundle: BundleFile[] | BundleReads, options: 
   const bySpan = (a: number[], b: number[]) => a[0]! - b[0]! || b[1]! - a[1]!;
   check('parent chunks', h.nodes.slice(before.nodes).filter((n) => n.children.length).map(nodeSpan).sort(bySpan), parentRows.map(rel).sort(bySpan));
 
-  mark('split');
+  await mark('split');
 
   // BM25: a fresh corpus of the bundle's documents alone takes the bundle's postings
   // instead of analysing every unit's text again (the first search's main cost). Before the
   // vectors: a dropped zip's vector file (most of its bytes) is often still being read.
-  const lexicalKinds = !into && duplicates.length === 0 ? await lexicalFromPostings(engine, manifest, files, checks.digests) : [];
-  mark('bm25');
+  const lexicalKinds = !into && duplicates.length === 0 ? await lexicalFromPostings(engine, manifest, files, checks.digests, between) : [];
+  await mark('bm25');
 
   const vectors = kinds.length ? await checks.reading(() => columnsOf(files, manifest, 'vectors', ['kind', 'embedding'], checks)) : null;
   await checks.verify();
-  mark('vectorsRead');
+  await mark('vectorsRead');
   let unitColumn: Int32Array | undefined;
   if (vectors) {
     const dim = embedder!.dim;
@@ -400,10 +426,12 @@ export async function importBundle(bundle: BundleFile[] | BundleReads, options: 
       } catch (e) {
         throw new BundleError(`parquet/vectors.parquet is incomplete: ${(e as Error).message}`);
       }
+      // Each kind's index takes a while at 100k: a cancel need not wait for the others.
+      await between();
     }
   }
 
-  mark('vectorIndex');
+  await mark('vectorIndex');
   return { engine, manifest, added, duplicates, vectorKinds: kinds.filter((k) => engine.vectorCoverage(k).done === engine.unitCount(k)), lexicalKinds, timings: mark.all };
 
   /** The vectors table's unit column, read (once, its checksum verified above) only when some documents are left out. */
@@ -437,7 +465,7 @@ export function postingsAnalyzer(manifest: Manifest): AnalyzerName | null {
  * analyzer, a postings table that is missing, corrupt or incomplete) leaves the kind to be
  * indexed from its text on first use, as before. Returns the kinds taken.
  */
-async function lexicalFromPostings(engine: RetrievalEngine, manifest: Manifest, files: Files, digests: Digests): Promise<UnitKind[]> {
+async function lexicalFromPostings(engine: RetrievalEngine, manifest: Manifest, files: Files, digests: Digests, between: () => Promise<void>): Promise<UnitKind[]> {
   const lexical = engine.structure.lexical;
   const declared = postingsAnalyzer(manifest);
   if (declared !== null && declared !== lexical.analyzer) return [];
@@ -453,6 +481,8 @@ async function lexicalFromPostings(engine: RetrievalEngine, manifest: Manifest, 
   const rows: PostingRows = { term: post.values.term as string[], unit: post.ints.unit!, tf: post.ints.tf! };
   const taken: UnitKind[] = [];
   for (const kind of EXPORTED_KINDS) {
+    // A cancel need not wait for every kind's index (a second or more each at 100k).
+    await between();
     // A kind's rows are one run (the export writes kind by kind).
     const from = kindCol.indexOf(kind);
     if (from < 0) continue;

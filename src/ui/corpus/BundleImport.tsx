@@ -1,9 +1,8 @@
 import { useBundle } from '../../state/bundle-store';
-import { importProgressText } from '../../state/messages';
+import { importProgressText, KIND_NAMES } from '../../state/messages';
 import { useCorpus } from '../../state/stores';
 
 const sec = (ms: number) => (ms / 1000).toFixed(1);
-const KIND_NAMES = { sentence: 'sentences', leaf: 'leaves', chunk: 'naive chunks', packed: 'sentence-packed chunks', semantic: 'semantic chunks' } as const;
 
 /**
  * A dropped bundle's import while it runs, then what it brought (refusals go to the problems

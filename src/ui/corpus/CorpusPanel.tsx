@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { addFiles, addText, cancelIndexing, clearCorpus, dismissProblems, loadSampleCorpus, retryFailed, setEmbedding } from '../../state/controller';
+import { useBundle } from '../../state/bundle-store';
+import { addFiles, addText, cancelIndexing, cancelLoading, clearCorpus, dismissProblems, loadAnyway, loadSampleCorpus, retryFailed, setEmbedding } from '../../state/controller';
 import { useCorpus } from '../../state/stores';
 import { BundleImport } from './BundleImport';
 import { DocumentList } from './DocumentList';
@@ -13,6 +14,9 @@ export function CorpusPanel() {
   const indexing = useCorpus((s) => s.indexing);
   const problems = useCorpus((s) => s.problems);
   const retry = useCorpus((s) => s.retry);
+  const oversized = useCorpus((s) => s.oversized);
+  // A bundle's import can be cancelled until its corpus is in place (then it is only being stored).
+  const loading = useBundle((s) => (s.importing && s.importing.progress.phase !== 'store' ? s.importing.file : null));
   const hasDocs = useCorpus((s) => (s.status?.docs.length ?? 0) > 0);
   const embedding = useCorpus((s) => s.status?.embedding);
   const embedderReady = useCorpus((s) => s.status?.embedder.state === 'ready');
@@ -52,6 +56,11 @@ export function CorpusPanel() {
         </button>
       </details>
       <BundleImport />
+      {loading && (
+        <button type="button" className="cancel" onClick={cancelLoading} aria-label={`Cancel loading ${loading}`}>
+          Cancel loading
+        </button>
+      )}
       {(indexing || embedding?.running) && (
         <button type="button" className="cancel" onClick={cancelIndexing}>
           {indexing ? 'Cancel indexing' : 'Pause embedding'}
@@ -75,6 +84,11 @@ export function CorpusPanel() {
           {retry.length > 0 && (
             <button type="button" onClick={retryFailed}>
               Retry {retry.length === 1 ? retry[0]!.name : `${retry.length} files`}
+            </button>
+          )}{' '}
+          {oversized.length > 0 && (
+            <button type="button" onClick={loadAnyway} title="The estimate may be wrong, and a big machine may hold it; the tab may run out of memory">
+              Load {oversized.length === 1 ? oversized[0]!.name : `${oversized.length} files`} anyway
             </button>
           )}{' '}
           <button type="button" className="link" onClick={dismissProblems}>
