@@ -8,6 +8,8 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   reporter: [['list']],
+  // Starts making the 100k-sentence bundle of large-corpus.spec.ts in the background (see that file).
+  globalSetup: './e2e/large-corpus.setup.ts',
   use: {
     baseURL: 'http://127.0.0.1:4173',
     launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },

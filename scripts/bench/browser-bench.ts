@@ -16,7 +16,8 @@ import type { IndexingRequest, IndexingResult } from './browser/protocol';
 export const CACHE = resolve(PROJECT_ROOT, 'node_modules/.cache/rag-lab-bench');
 
 export async function launch(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  // ForceEagerMeasureMemory: measureUserAgentSpecificMemory answers at once, not after the next full GC (and marks this browser's renderers for rendererRss).
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS, '--enable-blink-features=ForceEagerMeasureMemory'] });
 }
 
 export interface IndexingBench {

@@ -10,25 +10,32 @@
  * model's tokenizer's, so the app accepts it as its own; nothing is embedded in the browser.
  *
  * As a function: browserImportBench(browser, {sizes}) (for run.ts). Alone:
- *   npx tsx scripts/bench/browser-import.ts [--sizes 10000,30000] [--reuse] [--cols a,b] [--verbose] [--timeout S]
+ *   npx tsx scripts/bench/browser-import.ts [--sizes 10000,30000] [--reuse] [--lean] [--model test] [--cols a,b] [--verbose] [--timeout S]
  * (--reuse keeps each bundle under node_modules/.cache/rag-lab-bench/import and drops it again
  * next time instead of making it anew: for timing changes to the import alone. --cols: only
  * those columns, to see what one column's first search costs. --verbose: the worker's answers
  * in time. --timeout: seconds per wait, default 300.)
- * The bundle is made in a child process (--make N --out FILE): a 100k-sentence export needs
- * several GB of heap, which the benchmark's own process should not keep.
+ * The bundle is made in a child process (--make N --out FILE [--lean] [--model test]): a 100k-sentence
+ * export needs several GB of heap, which the benchmark's own process should not keep. --lean: only
+ * what an import reads (see makeBundle; needed at 1M). --model test: for the generated test model
+ * (what the e2e app serves) instead of the app's. After the import the page is asked to pause
+ * the semantic chunks' embedding, move Top-k and answer a second question, and its memory is read.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
-import type { Browser } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 import { articleCopy, pickModel, PROJECT_ROOT, RandomEmbedder, randomUnits, squadArticles, squadQuestions } from './common';
 import { serveStatic } from './server';
 
 const CACHE = resolve(PROJECT_ROOT, 'node_modules/.cache/rag-lab-bench');
 const QUESTION = 'When did the Normans conquer England?';
+const SECOND_QUESTION = 'Which NFL team represented the AFC at Super Bowl 50?';
 
 export interface BrowserImportRow {
   sentences: number;
@@ -53,6 +60,13 @@ export interface BrowserImportRow {
   reloadToFirstResultMs: number | null;
   /** The page reloaded → the worker answered init (documents restored, before any model). */
   reloadToRestoredMs: number | null;
+  /** After the import (before the reload), the page still answering: "Pause embedding" clicked → paused (the semantic chunks' embedding), ms; null when there was none. */
+  pauseMs?: number | null;
+  /** Top-k one step down → the columns' new answer shown, and the second question → its answer shown (ms, page side; null: not within the timeout). */
+  sliderMs?: number | null;
+  secondQuestionMs?: number | null;
+  /** Memory after those: measureUserAgentSpecificMemory (page + workers, JS heaps), the largest renderer's resident memory now and at its peak (Linux /proc), MB. */
+  memoryMB?: { measured: number | null; rendererRss: number | null; rendererPeakRss: number | null };
   error?: string;
 }
 
@@ -62,18 +76,54 @@ export interface BrowserImport {
   rows: BrowserImportRow[];
 }
 
-/** Makes the bundle zip of `n` sentences (in this process: run it as a child, see the file's comment). */
-async function makeBundle(n: number, out: string): Promise<void> {
-  const [{ documentFromText }, { RetrievalEngine }, { exportBundle }, { BUNDLE_KINDS }, { ModelTokenCounter }, { zipBundle }, { AutoTokenizer, env }] = await Promise.all([
+/** SHA-256 hex of bytes, fed in 1 GiB slices: node:crypto's update refuses 2 GiB and more in one call. */
+function sha256Hex(bytes: Uint8Array): string {
+  const h = createHash('sha256');
+  for (let at = 0; at < bytes.length; at += 1 << 30) h.update(bytes.subarray(at, at + (1 << 30)));
+  return h.digest('hex');
+}
+
+/** The model a bundle's vectors are made for: the app's (pickModel) or the generated test model (what the e2e app serves). */
+export type BundleModel = 'app' | 'test';
+
+function modelOf(which: BundleModel): ReturnType<typeof pickModel> {
+  if (which === 'app') return pickModel();
+  const dir = resolve(PROJECT_ROOT, 'public/models/rag-lab/test-embedder');
+  const cfg = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { hidden_size?: number };
+  return { id: 'rag-lab/test-embedder', dir, dtype: 'fp32', onnx: 'onnx/model.onnx', label: 'generated TEST embedder', dim: cfg.hidden_size ?? 128 };
+}
+
+/**
+ * Makes the bundle zip of `n` sentences (in this process: run it as a child, see the file's comment).
+ * `lean`: only what an import reads (manifest and Parquet tables; the manifest lists just those):
+ * JSONL, PostgreSQL SQL, framework code and the golden run are left out. An import skips those
+ * files unread (bundle-jobs' IMPORT_SKIPS; the dropped File is read by slices), so the import is
+ * timed alike; making them is most of the export's time and memory, and at 1M their text alone
+ * would pass the 4 GB a zip without ZIP64 can hold.
+ */
+async function makeBundle(n: number, out: string, opts: { lean: boolean; model: BundleModel }): Promise<void> {
+  const [{ documentFromText }, { RetrievalEngine }, { exportBundle }, { BUNDLE_KINDS, corpusTables }, { ModelTokenCounter }, { zipBundle }, { buildManifest, tableSummary }, { writeParquet }, { parquetPath, MANIFEST }, { retrievalParams }, { AutoTokenizer, env }] = await Promise.all([
     import('../../src/core/documents/load'),
     import('../../src/core/engine'),
     import('../../src/core/export/bundle'),
     import('../../src/core/export/tables'),
     import('../../src/core/segment/tokens'),
     import('../../src/worker/bundle-zip'),
+    import('../../src/core/export/manifest'),
+    import('../../src/core/export/parquet'),
+    import('../../src/core/export/format'),
+    import('../../src/core/retrieve/params'),
     import('@huggingface/transformers'),
   ]);
-  const model = pickModel();
+  const phases: Record<string, number> = {};
+  let tp = performance.now();
+  const phase = (name: string) => {
+    const now = performance.now();
+    phases[name] = Math.round(now - tp);
+    tp = now;
+    process.stderr.write(`[make ${n}] ${name} ${(phases[name] / 1000).toFixed(1)} s, heap ${(process.memoryUsage().heapUsed / 1e9).toFixed(2)} GB, rss ${(process.memoryUsage().rss / 1e9).toFixed(2)} GB\n`);
+  };
+  const model = modelOf(opts.model);
   // The model's own tokenizer, under the id the app loads it by: the bundle's token counts are the app's.
   env.allowRemoteModels = false;
   env.localModelPath = `${dirname(model.dir)}/`;
@@ -88,18 +138,47 @@ async function makeBundle(n: number, out: string): Promise<void> {
     }
     rep++;
   }
+  phase('corpus');
   for (const [i, kind] of BUNDLE_KINDS.entries()) await engine.importVectors(kind, randomUnits(engine.unitCount(kind), model.dim, 1000 + i));
+  phase('vectors');
   const t0 = performance.now();
-  const questions = [QUESTION, ...squadQuestions().slice(0, 4)].map((question) => ({ question }));
-  const { files } = await exportBundle(engine, { strategy: 'window', params: { retriever: 'hybrid', budgetTokens: 512 }, questions, labVersion: 'bench' });
-  const zip = new Uint8Array(await (await zipBundle(files)).arrayBuffer());
-  writeFileSync(out, zip);
-  const info = { sentences: engine.corpus.sentences.length, zipBytes: zip.length, fileBytes: files.reduce((s, f) => s + f.bytes.length, 0), makeMs: performance.now() - t0 };
+  let files: { name: string; bytes: Uint8Array }[];
+  if (opts.lean) {
+    const params = retrievalParams({ retriever: 'hybrid', budgetTokens: 512 });
+    const { tables, vectorKinds } = corpusTables(engine, params.filters);
+    const summary = tableSummary(tables);
+    phase('tables');
+    files = [];
+    for (const t of tables.splice(0)) files.push({ name: parquetPath(t.name), bytes: writeParquet(t) });
+    phase('parquet');
+    const base = buildManifest({
+      engine,
+      strategy: 'window',
+      params: retrievalParams({ ...params, rerank: { ...params.rerank, enabled: false } }),
+      labVersion: 'bench',
+      vectorKinds,
+      tables: summary,
+      targets: [{ name: 'Parquet (hyparquet)', files: ['parquet/'], status: 'verified by tests' }],
+    });
+    // node:crypto, not the core's Web Crypto sha256: Node's subtle.digest refuses 256 MiB and more (a 1M bundle's vectors are ~2.9 GB).
+    const manifest = { ...base, files: files.map((f) => ({ name: f.name, bytes: f.bytes.length, sha256: sha256Hex(f.bytes) })) };
+    files.unshift({ name: MANIFEST, bytes: new TextEncoder().encode(JSON.stringify(manifest, null, 2) + '\n') });
+    phase('manifest');
+  } else {
+    const questions = [QUESTION, ...squadQuestions().slice(0, 4)].map((question) => ({ question }));
+    files = (await exportBundle(engine, { strategy: 'window', params: { retriever: 'hybrid', budgetTokens: 512 }, questions, labVersion: 'bench' })).files;
+    phase('export');
+  }
+  const zip = await zipBundle(files);
+  // Streamed to the file: a 1M bundle's zip is larger than one buffer should be.
+  await pipeline(Readable.fromWeb(zip.stream() as never), createWriteStream(out));
+  phase('zip');
+  const info = { sentences: engine.corpus.sentences.length, documents: engine.corpus.docs.length, zipBytes: zip.size, fileBytes: files.reduce((s, f) => s + f.bytes.length, 0), makeMs: performance.now() - t0, lean: opts.lean, model: model.id, phasesMs: phases };
   writeFileSync(`${out}.json`, JSON.stringify(info));
 }
 
-/** Times drop → imported and drop → first result, in the page. */
-const PAGE_PROBE = `(() => {
+/** Times drop → imported and drop → first result, in the page (window.__importMarks: Marks; also used by e2e/corpus-100k.spec.ts). */
+export const PAGE_PROBE = `(() => {
   const marks = {};
   window.__importMarks = marks;
   // When the import request leaves for the worker (after the page read the file, if it does).
@@ -139,7 +218,7 @@ const PAGE_PROBE = `(() => {
   }, 20);
 })();`;
 
-interface Marks {
+export interface Marks {
   drop?: number;
   imported?: number;
   result?: number;
@@ -154,9 +233,66 @@ interface Marks {
   timeline?: [number, string, string][];
 }
 
+/**
+ * The largest Chromium renderer's resident memory now and at its peak, MB (Linux /proc; null
+ * elsewhere): the page's renderer holds the page and its dedicated workers with their heaps,
+ * array buffers and wasm. Only renderers of a browser launched with ForceEagerMeasureMemory
+ * (browser-bench's launch, the e2e spec) count; Chromium runs only under the e2e lock here.
+ */
+export function rendererRss(): { rss: number; peak: number } | null {
+  let best: { rss: number; peak: number } | null = null;
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((p) => /^\d+$/.test(p));
+  } catch {
+    return null;
+  }
+  for (const pid of pids) {
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if (!cmd.includes('--type=renderer') || !cmd.includes('ForceEagerMeasureMemory')) continue;
+      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+      const kb = (k: string) => Number(new RegExp(`${k}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+      if (!best || kb('VmRSS') / 1024 > best.rss) best = { rss: Math.round(kb('VmRSS') / 1024), peak: Math.round(kb('VmHWM') / 1024) };
+    } catch {
+      // a process that ended meanwhile
+    }
+  }
+  return best;
+}
+
+/** measureUserAgentSpecificMemory in the page (cross-origin isolated): the page's and its workers' JS memory, bytes by scope/type; null when unavailable. */
+export async function measuredMemory(page: Page): Promise<{ bytes: number; by: Record<string, number> } | null> {
+  return page.evaluate(async () => {
+    const p = performance as Performance & { measureUserAgentSpecificMemory?: () => Promise<{ bytes: number; breakdown: { bytes: number; types: string[]; attribution: { scope: string }[] }[] }> };
+    if (!crossOriginIsolated || !p.measureUserAgentSpecificMemory) return null;
+    const r = await p.measureUserAgentSpecificMemory();
+    const by: Record<string, number> = {};
+    for (const b of r.breakdown) {
+      const key = `${b.attribution.map((a) => a.scope).join('+') || 'shared'}/${b.types.join('+') || '?'}`;
+      by[key] = (by[key] ?? 0) + b.bytes;
+    }
+    return { bytes: r.bytes, by };
+  });
+}
+
+/** ms until the results line shows a new answer after `act` (null: not within `timeoutMs`). */
+async function untilAnswered(page: Page, act: () => Promise<void>, timeoutMs: number): Promise<number | null> {
+  const state = page.locator('.search-state');
+  const before = await state.innerText();
+  const t = Date.now();
+  await act();
+  for (;;) {
+    const now = await state.innerText().catch(() => before);
+    if (now !== before && now !== 'Searching…' && now !== '') return Date.now() - t;
+    if (Date.now() - t > timeoutMs) return null;
+    await page.waitForTimeout(50);
+  }
+}
+
 /** Import of bundles of each size in the built app, each in a fresh browser context (empty storage). */
-export async function browserImportBench(browser: Browser, opts: { sizes: number[]; log: (s: string) => void; timeoutMs?: number; reuse?: boolean; verbose?: boolean; columns?: string }): Promise<BrowserImport> {
-  const model = pickModel();
+export async function browserImportBench(browser: Browser, opts: { sizes: number[]; log: (s: string) => void; timeoutMs?: number; reuse?: boolean; verbose?: boolean; columns?: string; lean?: boolean; model?: BundleModel }): Promise<BrowserImport> {
+  const model = modelOf(opts.model ?? 'app');
   const dir = join(CACHE, 'import');
   mkdirSync(dir, { recursive: true });
   const app = join(CACHE, 'app-import');
@@ -167,12 +303,12 @@ export async function browserImportBench(browser: Browser, opts: { sizes: number
   const rows: BrowserImportRow[] = [];
   try {
     for (const n of opts.sizes) {
-      const zipPath = join(dir, `bundle-${n}.zip`);
+      const zipPath = join(dir, bundleName(n, opts));
       // --reuse: a bundle made before (kept under the cache) is dropped again, to time the import alone.
       const reused = opts.reuse && existsSync(zipPath) && existsSync(`${zipPath}.json`);
       if (reused) opts.log(`reusing ${zipPath}`);
       else opts.log(`making a bundle of ${n} sentences in Node (${model.id}, ${model.dim} dims)…`);
-      const made = reused ? { status: 0, stderr: '' } : spawnSync(process.execPath, ['--max-old-space-size=16384', '--import', 'tsx', fileURLToPath(import.meta.url), '--make', String(n), '--out', zipPath], { cwd: PROJECT_ROOT, encoding: 'utf8', stdio: ['ignore', 'inherit', 'pipe'] });
+      const made = reused ? { status: 0, stderr: '' } : spawnSync(process.execPath, ['--max-old-space-size=16384', '--import', 'tsx', fileURLToPath(import.meta.url), '--make', String(n), '--out', zipPath, ...(opts.lean ? ['--lean'] : []), '--model', opts.model ?? 'app'], { cwd: PROJECT_ROOT, encoding: 'utf8', stdio: ['ignore', 'inherit', 'pipe'] });
       if (made.status !== 0) {
         rows.push({ sentences: n, zipBytes: 0, fileBytes: 0, makeMs: 0, dropToSentMs: null, dropToImportedMs: null, dropToFirstResultMs: null, workerImportMs: null, workerPhasesMs: null, workerReadPartsMs: null, reloadToFirstResultMs: null, reloadToRestoredMs: null, error: `making the bundle failed: ${made.stderr.trim().split('\n').slice(-3).join(' ')}` });
         continue;
@@ -196,6 +332,25 @@ export async function browserImportBench(browser: Browser, opts: { sizes: number
         const since = (x: number | undefined) => (x !== undefined && m.drop !== undefined ? x - m.drop : null);
         const worker = /\(([\d.]+) s: zip ([\d.]+), tables and vectors ([\d.]+), storage ([\d.]+)\)/.exec(m.note ?? '');
         const { unzip: _u, read: _r, store: _s, ...parts } = m.summary?.phaseMs ?? {};
+        // Still answering? Pause the semantic chunks' embedding (as a user would), move Top-k, ask another question.
+        const live: Pick<BrowserImportRow, 'pauseMs' | 'sliderMs' | 'secondQuestionMs' | 'memoryMB'> = {};
+        if (m.imported !== undefined && m.result !== undefined) {
+          const wait = opts.timeoutMs ?? 300_000;
+          const pause = page.getByRole('button', { name: 'Pause embedding' });
+          if (await pause.isVisible()) {
+            const tp = Date.now();
+            await pause.click({ timeout: wait, force: true }); // it never holds still for Playwright's stability check while the embedding runs
+            await page.getByText('Embedding is paused').waitFor({ timeout: wait });
+            live.pauseMs = Date.now() - tp;
+          } else live.pauseMs = null;
+          const slider = page.getByRole('slider', { name: 'Top-k' });
+          live.sliderMs = await untilAnswered(page, async () => (await slider.focus(), await page.keyboard.press('ArrowLeft')), wait);
+          live.secondQuestionMs = await untilAnswered(page, async () => (await page.getByLabel('Question').fill(SECOND_QUESTION), await page.getByRole('button', { name: 'Ask' }).click({ timeout: wait })), wait);
+          const mem = await measuredMemory(page).catch(() => null);
+          const rss = rendererRss();
+          live.memoryMB = { measured: mem ? Math.round(mem.bytes / 1e6) : null, rendererRss: rss?.rss ?? null, rendererPeakRss: rss?.peak ?? null };
+          if (opts.verbose) opts.log(`live: ${JSON.stringify(live)}; measured by scope: ${JSON.stringify(mem?.by ?? null)}`);
+        }
         // Reload: the corpus comes back from IndexedDB (stored by the time the note said "Imported").
         let reload: Marks = {};
         let reloadProblem = '';
@@ -227,6 +382,7 @@ export async function browserImportBench(browser: Browser, opts: { sizes: number
           workerReadPartsMs: Object.keys(parts).length ? parts : null,
           reloadToFirstResultMs: reload.firstBlock ?? null,
           reloadToRestoredMs: reload.restored ?? null,
+          ...live,
           ...(m.refused !== undefined ? { error: `refused: ${m.message}` } : m.imported === undefined ? { error: `not imported after ${(opts.timeoutMs ?? 300_000) / 1000} s` } : reloadProblem ? { error: reloadProblem } : {}),
         });
       } finally {
@@ -240,21 +396,25 @@ export async function browserImportBench(browser: Browser, opts: { sizes: number
   return { model: model.id, dim: model.dim, rows };
 }
 
+/** The cache file of a bundle: lean bundles and test-model bundles under names of their own. */
+export const bundleName = (n: number, o: { lean?: boolean; model?: BundleModel }) => `bundle-${n}${o.lean ? '-lean' : ''}${o.model === 'test' ? '-test' : ''}.zip`;
+
 const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 if (isMain) {
-  const { values } = parseArgs({ options: { make: { type: 'string' }, out: { type: 'string' }, sizes: { type: 'string' }, reuse: { type: 'boolean' }, timeout: { type: 'string' }, verbose: { type: 'boolean' }, cols: { type: 'string' } } });
+  const { values } = parseArgs({ options: { make: { type: 'string' }, out: { type: 'string' }, lean: { type: 'boolean' }, model: { type: 'string' }, sizes: { type: 'string' }, reuse: { type: 'boolean' }, timeout: { type: 'string' }, verbose: { type: 'boolean' }, cols: { type: 'string' } } });
   if (values.make) {
-    await makeBundle(Number(values.make), values.out!);
+    await makeBundle(Number(values.make), values.out!, { lean: values.lean ?? false, model: values.model === 'test' ? 'test' : 'app' });
   } else {
     const { launch } = await import('./browser-bench');
     const browser = await launch();
     try {
-      const r = await browserImportBench(browser, { sizes: (values.sizes ?? '10000,100000').split(',').map(Number), reuse: values.reuse ?? false, verbose: values.verbose ?? false, ...(values.cols ? { columns: values.cols } : {}), ...(values.timeout ? { timeoutMs: Number(values.timeout) * 1000 } : {}), log: (s) => process.stderr.write(`[browser-import] ${s}\n`) });
+      const r = await browserImportBench(browser, { sizes: (values.sizes ?? '10000,100000').split(',').map(Number), reuse: values.reuse ?? false, lean: values.lean ?? false, model: values.model === 'test' ? 'test' : 'app', verbose: values.verbose ?? false, ...(values.cols ? { columns: values.cols } : {}), ...(values.timeout ? { timeoutMs: Number(values.timeout) * 1000 } : {}), log: (s) => process.stderr.write(`[browser-import] ${s}\n`) });
       console.log(`model: ${r.model} (${r.dim} dims)`);
       console.log('sentences  zip MB  files MB  make s  drop→sent s  drop→imported s  drop→first result s  reload→restored s  reload→first result s  worker import s (zip + tables/vectors + storage) [tables/vectors in parts]');
       for (const x of r.rows) {
         const s = (v: number | null) => (v === null ? '—' : (v / 1000).toFixed(2));
         console.log(`${String(x.sentences).padStart(9)}  ${(x.zipBytes / 1e6).toFixed(1).padStart(6)}  ${(x.fileBytes / 1e6).toFixed(1).padStart(8)}  ${s(x.makeMs).padStart(6)}  ${s(x.dropToSentMs).padStart(11)}  ${s(x.dropToImportedMs).padStart(15)}  ${s(x.dropToFirstResultMs).padStart(19)}  ${s(x.reloadToRestoredMs).padStart(17)}  ${s(x.reloadToFirstResultMs).padStart(21)}  ${s(x.workerImportMs).padStart(15)}${x.workerPhasesMs ? ` (${s(x.workerPhasesMs.unzip)} + ${s(x.workerPhasesMs.read)} + ${s(x.workerPhasesMs.store)})` : ''}${x.workerReadPartsMs ? ` [${Object.entries(x.workerReadPartsMs).map(([k, v]) => `${k} ${s(v)}`).join(', ')}]` : ''}${x.error ? `  ${x.error}` : ''}`);
+        if (x.memoryMB) console.log(`  after the import: pause embedding ${s(x.pauseMs ?? null)}, Top-k slider → answer ${s(x.sliderMs ?? null)}, second question → answer ${s(x.secondQuestionMs ?? null)}; memory: measureUserAgentSpecificMemory ${x.memoryMB.measured ?? '—'} MB, renderer RSS ${x.memoryMB.rendererRss ?? '—'} MB (peak ${x.memoryMB.rendererPeakRss ?? '—'} MB)`);
       }
     } finally {
       await browser.close();

@@ -1,7 +1,7 @@
 import { unzipSync, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { BundleError, type BundleFile } from '../core/export/format';
-import { openBundleBlob, unzipBundle, unzipBundleBlob, zipBundle } from './bundle-zip';
+import { openBundleBlob, readBlobBytes, unzipBundle, unzipBundleBlob, zipBundle } from './bundle-zip';
 
 const enc = new TextEncoder();
 const text = (s: string) => enc.encode(s);
@@ -98,6 +98,19 @@ describe('a bundle as a zip', () => {
     expect(jsonl).toBeGreaterThan(0);
     expect(await readsOf([])).toContain(jsonl);
     expect(await readsOf(['jsonl/'])).not.toContain(jsonl);
+  });
+
+  it('reads a Blob range larger than one piece in pieces, into the same bytes (Chromium reads at most 2 GiB at once)', async () => {
+    const bytes = Uint8Array.from({ length: 100 }, (_, i) => (i * 37) % 251);
+    const starts: [number, number][] = [];
+    const blob = new Blob([bytes]);
+    const spy = { size: blob.size, slice: (a: number, b: number) => (starts.push([a, b]), blob.slice(a, b)) } as unknown as Blob;
+    expect([...(await readBlobBytes(spy, 3, 98, 16))]).toEqual([...bytes.subarray(3, 98)]);
+    expect(starts).toEqual([[3, 19], [19, 35], [35, 51], [51, 67], [67, 83], [83, 98]]);
+    starts.length = 0;
+    expect([...(await readBlobBytes(spy, 10, 26, 16))]).toEqual([...bytes.subarray(10, 26)]);
+    expect(starts).toEqual([[10, 26]]);
+    await expect(readBlobBytes(spy, 90, 101, 16)).rejects.toThrow('unexpected EOF');
   });
 
   it('refuses from a Blob with the same messages', async () => {

@@ -105,10 +105,23 @@ const EOCD = 0x06054b50;
 const CENTRAL = 0x02014b50;
 const LOCAL = 0x04034b50;
 
-async function sliceBytes(blob: Blob, start: number, end: number): Promise<Uint8Array> {
+/**
+ * The most bytes read from a Blob at once. Chromium refuses Blob.arrayBuffer() above 2 GiB
+ * (NotReadableError, measured: a 2.0 GB slice reads in 4 s, 2.2 GB fails at once) although an
+ * ArrayBuffer of 3 GB can be made; a 1M-sentence bundle's vectors.parquet is ~2.9 GB at 384 dims.
+ */
+const BLOB_PIECE = 1 << 30;
+
+/** Bytes [start, end) of a Blob, read in pieces of at most `piece` bytes into one buffer when larger. */
+export async function readBlobBytes(blob: Blob, start: number, end: number, piece = BLOB_PIECE): Promise<Uint8Array> {
   if (start < 0 || end > blob.size || end < start) throw new Error('unexpected EOF');
-  return new Uint8Array(await blob.slice(start, end).arrayBuffer());
+  if (end - start <= piece) return new Uint8Array(await blob.slice(start, end).arrayBuffer());
+  const out = new Uint8Array(end - start);
+  for (let at = start; at < end; at += piece) out.set(new Uint8Array(await blob.slice(at, Math.min(end, at + piece)).arrayBuffer()), at - start);
+  return out;
 }
+
+const sliceBytes = (blob: Blob, start: number, end: number) => readBlobBytes(blob, start, end);
 
 /** The central directory of a zip held in a Blob (no ZIP64: the lab writes none). */
 async function centralDirectory(blob: Blob): Promise<ZipEntry[]> {

@@ -1,3 +1,4 @@
+import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js';
 import { modelInfo } from '../embed/models';
 import type { RetrievalEngine } from '../engine';
 import { analyzerWords, type AnalyzerName } from '../index/analyzer';
@@ -217,10 +218,28 @@ export function parseManifest(bytes: Uint8Array | undefined): Manifest {
   return json as unknown as Manifest;
 }
 
-/** SHA-256 of bytes, hex (Web Crypto: the same in Node, a page and a worker). */
+/**
+ * Up to this size Web Crypto hashes in one call (native, fastest). Past it, incrementally with
+ * @noble/hashes: Web Crypto has no streaming digest, and refuses one input of 256 MiB or more in
+ * Node and over 2 GiB in Chromium ("size exceeds the supported range") — a 1M-sentence bundle's
+ * vectors.parquet at 384 dimensions is ~2.9 GB.
+ */
+const ONE_CALL_MAX = 128 * 2 ** 20;
+
+/** SHA-256 of bytes, hex (the same in Node, a page and a worker). */
 export async function sha256(bytes: Uint8Array): Promise<string> {
-  const d = await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>);
-  return [...new Uint8Array(d)].map((b) => b.toString(16).padStart(2, '0')).join('');
+  let d: Uint8Array;
+  if (bytes.length <= ONE_CALL_MAX) d = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
+  else {
+    const h = nobleSha256.create();
+    for (let o = 0; o < bytes.length; o += ONE_CALL_MAX) {
+      h.update(bytes.subarray(o, o + ONE_CALL_MAX));
+      // Lets a worker take its messages (a cancel) between slices of a big file.
+      await new Promise((r) => setTimeout(r, 0));
+    }
+    d = h.digest();
+  }
+  return [...d].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 export async function fileEntries(files: BundleFile[]): Promise<ManifestFile[]> {
