@@ -111,8 +111,8 @@ test('a 100k-sentence corpus with vectors opens in the tab, answers a question, 
 
   // A second question, on another article: its answer is found too.
   t = Date.now();
-  await page.getByLabel('Question').fill(SECOND);
-  await page.getByRole('button', { name: 'Ask' }).click();
+  await page.getByRole('search').getByLabel('Question').fill(SECOND);
+  await page.getByRole('search').getByRole('button', { name: 'Ask' }).click();
   await expect.poll(async () => (await blocks(page)).some((b) => b.includes('Denver Broncos')), { timeout: 60_000 }).toBe(true);
   await expect(page.getByText('Searching…')).toHaveCount(0, { timeout: 60_000 });
   const secondMs = Date.now() - t;

@@ -27,6 +27,9 @@ import { Persistence, type SavedVectors } from './persistence';
 import { labError, LOAD_REFUSED, type AddResult, type LoadRefusal, type EvalSetSummary, type InitOptions, type InputFileMessage, type LabApi, type ModelChoice, type ModelStatus, type WorkerStatus } from './protocol';
 import { searchColumns } from './search-columns';
 
+/** Least time between two progress statuses (see scheduleStatus). */
+const STATUS_INTERVAL_MS = 1000;
+
 type Ctx<M extends keyof LabApi> = RpcContext<LabApi[M]['progress']>;
 type Result<M extends keyof LabApi> = Promise<LabApi[M]['result']>;
 
@@ -410,10 +413,15 @@ export class Lab {
     };
   }
 
-  /** At most ~5 status messages a second while embedding. */
+  /**
+   * At most one progress status a second while embedding or indexing: every status re-renders
+   * the page's document list (hundreds of documents after a big import), and at 5 a second
+   * that rendering, not the worker, kept a typed question or a click waiting while the model
+   * re-cut semantic chunks. Statuses that end a job are posted at once (postStatus).
+   */
   private scheduleStatus(): void {
     if (this.statusTimer) return;
-    const wait = Math.max(0, 200 - (performance.now() - this.lastStatus));
+    const wait = Math.max(0, STATUS_INTERVAL_MS - (performance.now() - this.lastStatus));
     this.statusTimer = setTimeout(() => {
       this.statusTimer = null;
       this.lastStatus = performance.now();
