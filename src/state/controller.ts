@@ -4,9 +4,10 @@
  */
 import type { RetrievalParams, StructureParams } from '../core/retrieve/params';
 import type { DocumentContext } from '../core/types';
-import { LOAD_REFUSED, type BlockView, type ColumnId, type ColumnResult, type ColumnSpec, type DocSummary, type EvalPointQuery, type EvalRunSpec, type IndexBackend, type ModelChoice, type ModelProgress, type WorkerStatus } from '../worker/protocol';
+import { LOAD_REFUSED, type BlockView, type ColumnId, type ColumnResult, type ColumnSpec, type EvalPointQuery, type EvalRunSpec, type IndexBackend, type ModelChoice, type ModelProgress, type WorkerStatus } from '../worker/protocol';
 import { RpcError } from '../rpc/wire';
 import { isolationStatus } from '../browser/isolation';
+import { keepUnchanged } from './doc-identity';
 import { sizeProblem } from '../core/documents/load';
 import { fusionVariants, useGeneration } from './generation';
 import { useBundle } from './bundle-store';
@@ -59,7 +60,7 @@ async function connect(fresh = false, faults = false): Promise<{ status: WorkerS
     // array (and each document its object), so components that read only documents can skip
     // re-rendering hundreds of them every second after a big import.
     const prev = useCorpus.getState().status;
-    const status = prev && sameDocs(prev.docs, next.docs) ? { ...next, docs: prev.docs } : next;
+    const status = prev ? { ...next, docs: keepUnchanged(prev.docs, next.docs) } : next;
     useCorpus.setState({ status });
     // New vectors arrived: refresh the columns, at most once a second.
     const covered = status.embedding.coverage.sentence.done + status.embedding.coverage.leaf.done + status.embedding.coverage.chunk.done;
@@ -327,10 +328,6 @@ export async function clearCorpus(): Promise<void> {
   useBundle.setState({ imported: null });
 }
 
-/** Whether two status document lists say the same (the worker sends fresh copies each time). */
-function sameDocs(a: readonly DocSummary[], b: readonly DocSummary[]): boolean {
-  return a.length === b.length && JSON.stringify(a) === JSON.stringify(b);
-}
 
 export function dismissProblems(): void {
   useCorpus.setState({ problems: [], oversized: [] });

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { removeDocument } from '../../state/controller';
 import { useCorpus } from '../../state/stores';
 import type { DocSummary, FileProgress } from '../../worker/protocol';
@@ -30,34 +31,44 @@ export function DocumentList() {
           <span className="doc-stage">{stageText(p, undefined, embedding, eta)}</span>
         </li>
       ))}
-      {docs.map((d) => {
-        const frac = d.embedded.total ? d.embedded.done / d.embedded.total : 0;
-        return (
-          <li key={d.id} className="doc" data-doc-id={d.id}>
-            <div className="doc-head">
-              <span className="doc-title" title={d.fileName}>
-                {d.title}
-              </span>
-              {/* The name starts with the visible word (voice control users say what they see). */}
-              <button type="button" className="link" onClick={() => void removeDocument(d.id)}>
-                remove<span className="visually-hidden"> {d.title}</span>
-              </button>
-            </div>
-            <div className="doc-meta">
-              {d.fileName} · {d.language} · {d.sentences} sentences{d.pages ? ` · ${d.pages} pages` : ''}
-              {d.sections ? ` · ${d.sections} sections` : ''}
-            </div>
-            {embedding && <progress max={1} value={frac} aria-label={`Embedding ${d.title}`} />}
-            <div className="doc-stage">{stageText(files[d.fileName], d, embedding, eta)}</div>
-            {d.warnings.map((w) => (
-              <div key={w} className="doc-warning">
-                {w}
-              </div>
-            ))}
-            <DocumentContextEditor doc={d} />
-          </li>
-        );
-      })}
+      {docs.map((d) => (
+        // The eta only for documents still embedding: a finished one's item stays as it is.
+        <DocItem key={d.id} d={d} progress={files[d.fileName]} embedding={embedding} eta={d.embedded.done < d.embedded.total ? eta : undefined} />
+      ))}
     </ul>
   );
 }
+
+/**
+ * One document. Memoised: after a big import hundreds of them are listed, and a progress
+ * status that leaves a document unchanged (the controller keeps its object) must not
+ * re-render it — that rendering, not the worker, kept a click waiting.
+ */
+const DocItem = memo(function DocItem({ d, progress, embedding, eta }: { d: DocSummary; progress: FileProgress | undefined; embedding: boolean; eta: number | undefined }) {
+  const frac = d.embedded.total ? d.embedded.done / d.embedded.total : 0;
+  return (
+    <li className="doc" data-doc-id={d.id}>
+      <div className="doc-head">
+        <span className="doc-title" title={d.fileName}>
+          {d.title}
+        </span>
+        {/* The name starts with the visible word (voice control users say what they see). */}
+        <button type="button" className="link" onClick={() => void removeDocument(d.id)}>
+          remove<span className="visually-hidden"> {d.title}</span>
+        </button>
+      </div>
+      <div className="doc-meta">
+        {d.fileName} · {d.language} · {d.sentences} sentences{d.pages ? ` · ${d.pages} pages` : ''}
+        {d.sections ? ` · ${d.sections} sections` : ''}
+      </div>
+      {embedding && <progress max={1} value={frac} aria-label={`Embedding ${d.title}`} />}
+      <div className="doc-stage">{stageText(progress, d, embedding, eta)}</div>
+      {d.warnings.map((w) => (
+        <div key={w} className="doc-warning">
+          {w}
+        </div>
+      ))}
+      <DocumentContextEditor doc={d} />
+    </li>
+  );
+});
