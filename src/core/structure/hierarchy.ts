@@ -83,7 +83,9 @@ export function extendHierarchy(h: ChunkHierarchy, tokens: ArrayLike<number>, gr
     }
     frontier = next;
   }
-  h.leaves.push(...frontier);
+  // A loop, not push(...frontier): a bundle's million sentences arrive in one call, and
+  // ~340k leaves as arguments overflow the stack.
+  for (const leaf of frontier) h.leaves.push(leaf);
 }
 
 /** The chunk tree of a corpus: atoms are sentences, groups are sections at ≤ sectionLevel. */

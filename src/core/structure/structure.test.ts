@@ -583,3 +583,16 @@ describe('chunk headers', () => {
     );
   });
 });
+
+describe('buildHierarchy at bundle scale', () => {
+  it('takes 400,000 sentences in one call (an imported bundle arrives whole): every sentence its own leaf, in order', () => {
+    const n = 400_000;
+    // Each sentence over a leaf's 128 tokens: one leaf per sentence, one group per 200 sentences.
+    const tokens = new Int32Array(n).fill(300);
+    const groups = Int32Array.from({ length: n }, (_, i) => Math.floor(i / 200));
+    const h = buildHierarchy(tokens, groups, groups, [2048, 512, 128]);
+    expect(h.leaves.length).toBe(n);
+    expect(h.nodes[h.leaves[0]!]).toMatchObject({ start: 0, end: 1, level: 2 });
+    expect(h.nodes[h.leaves[n - 1]!]).toMatchObject({ start: n - 1, end: n, level: 2 });
+  });
+});
