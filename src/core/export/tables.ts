@@ -1,5 +1,5 @@
 import type { RetrievalEngine } from '../engine';
-import { analyze } from '../index/analyzer';
+import { analyze, WordMemo } from '../index/analyzer';
 import { rangeMask, sentenceMask, type MetadataFilter } from '../retrieve/filters';
 import type { UnitKind } from '../retrieve/params';
 import { boundaryGroups, sectionPath } from '../structure/corpus';
@@ -144,10 +144,11 @@ export function corpusTables(engine: RetrievalEngine, filters: MetadataFilter): 
   // under the engine's analyzer, with the lengths its variant normalises by.
   const { analyzer, bm25: variant } = structure.lexical;
   const unitWords = new UnitWords(c.docs);
+  const memo = new WordMemo();
   const termsOf = (kind: UnitKind, id: number): string[] => {
     const [doc, start, end] = unitChars(engine, kind, id);
     // `words` slices one segmentation per document; other analyzers segment each unit.
-    return analyzer === 'words' ? unitWords.of(engine.unitText(kind, id), doc, start, end) : analyze(engine.unitText(kind, id), c.docs[doc]!.language, analyzer);
+    return analyzer === 'words' ? unitWords.of(engine.unitText(kind, id), doc, start, end) : analyze(engine.unitText(kind, id), c.docs[doc]!.language, analyzer, memo);
   };
   const perKind = BUNDLE_KINDS.map((kind) => ({
     kind,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ANALYZERS, analyze, analyzerWords, isAnalyzer, queryLanguage, stems } from './analyzer';
+import { ANALYZERS, analyze, analyzerWords, isAnalyzer, queryLanguage, stems, WordMemo } from './analyzer';
 import { words } from '../segment/words';
 
 /** One sentence per language, its terms under `stem` and `stem+stop` (Snowball; English Porter). */
@@ -79,6 +79,21 @@ describe('analyze', () => {
     expect(analyze('cidade', 'pt', 'stem')).toEqual(analyze('Cidades', 'pt', 'stem'));
     expect(analyze('nações', 'pt', 'stem')).toEqual(['naco']);
     expect(analyze('Städte', 'de-DE', 'stem')).toEqual(['stadt']);
+  });
+
+  it('gives the same terms with a batch memo as without, per language (the same word stems differently in each)', () => {
+    for (const a of ANALYZERS) {
+      const memo = new WordMemo();
+      // Twice over: the second round reads every word from the memo.
+      for (const round of [1, 2]) {
+        for (const c of CASES) expect(analyze(c.text, c.lang, a, memo), `${a} ${c.lang} round ${round}`).toEqual(analyze(c.text, c.lang, a));
+        expect(analyze('The runners', 'de', a, memo)).toEqual(analyze('The runners', 'de', a));
+      }
+    }
+    // The shared word is stemmed per language even with one memo: English drops "the" and stems, German keeps it.
+    const memo = new WordMemo();
+    expect(analyze('The runners', 'en', 'stem+stop', memo)).toEqual(['runner']);
+    expect(analyze('The runners', 'de', 'stem+stop', memo)).toEqual(['the', 'runn']);
   });
 
   it('names itself', () => {

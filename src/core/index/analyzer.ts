@@ -15,7 +15,7 @@ import { stemmer as turkish } from '@orama/stemmers/turkish';
 import { dan, deu, eng, fin, fra, ita, nld, nob, por, ron, rus, spa, swe, tur } from 'stopword';
 import { detectLanguage } from '../segment/language';
 import { segments } from '../segment/segmenters';
-import { normalizeTerm, words } from '../segment/words';
+import { normalizeTerm } from '../segment/words';
 
 /**
  * How text becomes BM25 terms. `words`: Intl.Segmenter words, lower case, accents folded
@@ -69,25 +69,50 @@ function lower(term: string): string {
 const ELISION = /^(?:l|d|j|m|n|s|t|c|qu|jusqu|lorsqu|puisqu|quoiqu|dell|dall|nell|sull|all|un)['’]/u;
 
 /**
+ * What words became under one analyzer, per language (segment → term, '' for a dropped stop
+ * word), shared by the analyze() calls of one batch. Folding, stop-word lookup and stemming
+ * cost several string passes a word and words repeat (Zipf), so a batch of many units analyses
+ * each distinct word once. Made per batch and dropped with it: a module-wide cache would keep
+ * a corpus's whole vocabulary in the tab.
+ */
+export class WordMemo {
+  private readonly byLanguage = new Map<string, Map<string, string>>();
+  of(language: string): Map<string, string> {
+    let m = this.byLanguage.get(language);
+    if (!m) this.byLanguage.set(language, (m = new Map()));
+    return m;
+  }
+}
+
+/**
  * The BM25 terms of `text` in `language` under an analyzer: a pure function of its
  * arguments, used for units and queries alike (and by any engine that must match the lab).
+ * `memo` only saves work (the same memo must not be shared across analyzers).
  */
-export function analyze(text: string, language = 'en', analyzer: AnalyzerName = 'words'): string[] {
-  if (analyzer === 'words') return words(text, language);
+export function analyze(text: string, language = 'en', analyzer: AnalyzerName = 'words', memo?: WordMemo): string[] {
   const lang = primary(language);
   const stem = analyzer.startsWith('stem') ? STEMMERS[lang] : undefined;
   const stop = analyzer.endsWith('+stop') ? stopSet(lang) : undefined;
+  const seen = memo?.of(analyzer === 'words' ? language : lang);
   const out: string[] = [];
   for (const s of segments(text, 0, text.length, language, 'word')) {
     if (!s.isWordLike) continue;
-    let w = lower(s.segment);
-    if (lang === 'en') w = w.replace(/['’]s$/u, '');
-    else if (lang === 'fr' || lang === 'it') w = w.replace(ELISION, '');
-    if (stop?.has(normalizeTerm(w))) continue;
-    const term = normalizeTerm(stem ? stem(w) : w);
-    if (term) out.push(term);
+    let term = seen?.get(s.segment);
+    if (term === undefined) {
+      term = analyzer === 'words' ? normalizeTerm(s.segment) : analyzeWord(s.segment, lang, stem, stop);
+      seen?.set(s.segment, term);
+    }
+    if (term || analyzer === 'words') out.push(term);
   }
   return out;
+}
+
+function analyzeWord(segment: string, lang: string, stem: ((w: string) => string) | undefined, stop: Set<string> | undefined): string {
+  let w = lower(segment);
+  if (lang === 'en') w = w.replace(/['’]s$/u, '');
+  else if (lang === 'fr' || lang === 'it') w = w.replace(ELISION, '');
+  if (stop?.has(normalizeTerm(w))) return '';
+  return normalizeTerm(stem ? stem(w) : w);
 }
 
 /** How an analyzer is said beside a score: "stemmed (Snowball en)", "words". */

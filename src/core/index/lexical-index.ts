@@ -1,5 +1,5 @@
 import MiniSearch, { type Options } from 'minisearch';
-import { analyze, type AnalyzerName } from './analyzer';
+import { analyze, WordMemo, type AnalyzerName } from './analyzer';
 import { TopK } from './top-k';
 import type { Allow, Hit } from './vector-index';
 
@@ -180,9 +180,10 @@ export class LexicalIndex {
   /** Adds units with ids size … size+n-1, each tokenised for its own language. */
   add(texts: string[], languages: string[] | string = 'en'): void {
     this.reference = null;
+    const memo = new WordMemo();
     texts.forEach((text, i) => {
       this.language = typeof languages === 'string' ? languages : (languages[i] ?? 'en');
-      this.addUnit(this.analyze(text, this.language));
+      this.addUnit(analyze(text, this.language, this.params.analyzer, memo));
     });
     // Compacting when the log outgrows the table keeps both small and the work linear overall.
     if (this.log.n > Math.max(1 << 16, this.table.length)) this.compact();
