@@ -10,7 +10,7 @@
  * model's tokenizer's, so the app accepts it as its own; nothing is embedded in the browser.
  *
  * As a function: browserImportBench(browser, {sizes}) (for run.ts). Alone:
- *   npx tsx scripts/bench/browser-import.ts [--sizes 10000,30000] [--reuse] [--lean] [--model test] [--cols a,b] [--verbose] [--timeout S]
+ *   npx tsx scripts/bench/browser-import.ts [--sizes 10000,30000] [--reuse] [--lean] [--model test] [--cols a,b] [--verbose] [--timeout S] [--persistent]
  * (--reuse keeps each bundle under node_modules/.cache/rag-lab-bench/import and drops it again
  * next time instead of making it anew: for timing changes to the import alone. --cols: only
  * those columns, to see what one column's first search costs. --verbose: the worker's answers
@@ -23,13 +23,15 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
-import type { Browser, Page } from '@playwright/test';
+import { chromium, type Browser, type Page } from '@playwright/test';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../e2e/chromium';
 import { articleCopy, pickModel, PROJECT_ROOT, RandomEmbedder, randomUnits, squadArticles, squadQuestions } from './common';
 import { serveStatic } from './server';
 
@@ -276,22 +278,32 @@ export async function measuredMemory(page: Page): Promise<{ bytes: number; by: R
   });
 }
 
-/** ms until the results line shows a new answer after `act` (null: not within `timeoutMs`). */
+/**
+ * ms until the results line shows a new answer after `act` (null: not within `timeoutMs`).
+ * Watched in the page each frame by class: Playwright's role and text locators walk the whole
+ * DOM, which after a big import (thousands of documents listed) costs the page seconds.
+ */
 async function untilAnswered(page: Page, act: () => Promise<void>, timeoutMs: number): Promise<number | null> {
-  const state = page.locator('.search-state');
-  const before = await state.innerText();
+  const before = (await page.locator('.search-state').textContent()) ?? '';
   const t = Date.now();
   await act();
-  for (;;) {
-    const now = await state.innerText().catch(() => before);
-    if (now !== before && now !== 'Searching…' && now !== '') return Date.now() - t;
-    if (Date.now() - t > timeoutMs) return null;
-    await page.waitForTimeout(50);
+  try {
+    const at = await page.waitForFunction(
+      (b) => {
+        const now = document.querySelector('.search-state')?.textContent ?? '';
+        return now !== b && now !== 'Searching…' && now !== '' ? Date.now() : false;
+      },
+      before,
+      { timeout: timeoutMs },
+    );
+    return ((await at.jsonValue()) as number) - t;
+  } catch {
+    return null;
   }
 }
 
 /** Import of bundles of each size in the built app, each in a fresh browser context (empty storage). */
-export async function browserImportBench(browser: Browser, opts: { sizes: number[]; log: (s: string) => void; timeoutMs?: number; reuse?: boolean; verbose?: boolean; columns?: string; lean?: boolean; model?: BundleModel }): Promise<BrowserImport> {
+export async function browserImportBench(browser: Browser, opts: { sizes: number[]; log: (s: string) => void; timeoutMs?: number; reuse?: boolean; verbose?: boolean; columns?: string; lean?: boolean; model?: BundleModel; persistent?: boolean }): Promise<BrowserImport> {
   const model = modelOf(opts.model ?? 'app');
   const dir = join(CACHE, 'import');
   mkdirSync(dir, { recursive: true });
@@ -315,7 +327,10 @@ export async function browserImportBench(browser: Browser, opts: { sizes: number
       }
       const info = JSON.parse(readFileSync(`${zipPath}.json`, 'utf8')) as Pick<BrowserImportRow, 'sentences' | 'zipBytes' | 'fileBytes' | 'makeMs'>;
       opts.log(`bundle: ${info.sentences} sentences, ${(statSync(zipPath).size / 1e6).toFixed(1)} MB zip; dropping it on the app…`);
-      const context = await browser.newContext();
+      // --persistent: a profile on disk, whose storage quota is a share of the disk as a user's is (a plain
+      // context is off the record: its IndexedDB lives in memory with a smaller quota).
+      const profile = opts.persistent ? mkdtempSync(join(tmpdir(), 'rag-lab-profile-')) : null;
+      const context = profile ? await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS, '--enable-blink-features=ForceEagerMeasureMemory'] }) : await browser.newContext();
       const page = await context.newPage();
       try {
         await page.addInitScript({ content: PAGE_PROBE });
@@ -336,20 +351,19 @@ export async function browserImportBench(browser: Browser, opts: { sizes: number
         const live: Pick<BrowserImportRow, 'pauseMs' | 'sliderMs' | 'secondQuestionMs' | 'memoryMB'> = {};
         if (m.imported !== undefined && m.result !== undefined) {
           const wait = opts.timeoutMs ?? 300_000;
-          const pause = page.getByRole('button', { name: 'Pause embedding' });
+          // CSS locators (see untilAnswered).
+          const pause = page.locator('button.cancel', { hasText: 'Pause embedding' });
           if (await pause.isVisible()) {
             const tp = Date.now();
             await pause.click({ timeout: wait, force: true }); // it never holds still for Playwright's stability check while the embedding runs
-            await page.getByText('Embedding is paused').waitFor({ timeout: wait });
+            await page.waitForFunction(() => [...document.querySelectorAll('p.small')].some((p) => p.textContent?.startsWith('Embedding is paused')), null, { timeout: wait });
             live.pauseMs = Date.now() - tp;
           } else live.pauseMs = null;
-          const slider = page.getByRole('slider', { name: 'Top-k' });
+          const slider = page.locator('input[type=range][aria-label="Top-k"]');
           live.sliderMs = await untilAnswered(page, async () => (await slider.focus(), await page.keyboard.press('ArrowLeft')), wait);
           // The results line says how long the worker took ("12 columns in 377 ms").
           const sliderWorker = await page.locator('.search-state').innerText();
-          // Scoped to the search form: an unscoped label lookup reads every label of a list of thousands of documents.
-          const search = page.getByRole('search');
-          live.secondQuestionMs = await untilAnswered(page, async () => (await search.getByLabel('Question').fill(SECOND_QUESTION, { timeout: wait }), await search.getByRole('button', { name: 'Ask' }).click({ timeout: wait })), wait);
+          live.secondQuestionMs = await untilAnswered(page, async () => (await page.locator('form.question input[type=search]').fill(SECOND_QUESTION, { timeout: wait }), await page.locator('form.question button[type=submit]').click({ timeout: wait })), wait);
           const mem = await measuredMemory(page).catch(() => null);
           const rss = rendererRss();
           live.memoryMB = { measured: mem ? Math.round(mem.bytes / 1e6) : null, rendererRss: rss?.rss ?? null, rendererPeakRss: rss?.peak ?? null };
@@ -367,6 +381,8 @@ export async function browserImportBench(browser: Browser, opts: { sizes: number
           while (Date.now() - t1 < (opts.timeoutMs ?? 300_000) && reload.firstBlock === undefined) {
             await page.waitForTimeout(100);
             reload = await marks();
+            // Restored nothing: no result will come.
+            if (reload.restored !== undefined && Date.now() - t1 > reload.restored + 10_000 && (await page.locator('li.doc').count()) === 0) break;
           }
           if (reload.firstBlock === undefined) {
             const banner = await page.getByRole('banner').innerText().catch(() => '');
@@ -393,6 +409,7 @@ export async function browserImportBench(browser: Browser, opts: { sizes: number
         });
       } finally {
         await context.close();
+        if (profile) rmSync(profile, { recursive: true, force: true });
         if (!opts.reuse) rmSync(zipPath, { force: true });
       }
     }
@@ -407,14 +424,14 @@ export const bundleName = (n: number, o: { lean?: boolean; model?: BundleModel }
 
 const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 if (isMain) {
-  const { values } = parseArgs({ options: { make: { type: 'string' }, out: { type: 'string' }, lean: { type: 'boolean' }, model: { type: 'string' }, sizes: { type: 'string' }, reuse: { type: 'boolean' }, timeout: { type: 'string' }, verbose: { type: 'boolean' }, cols: { type: 'string' } } });
+  const { values } = parseArgs({ options: { make: { type: 'string' }, out: { type: 'string' }, lean: { type: 'boolean' }, model: { type: 'string' }, sizes: { type: 'string' }, reuse: { type: 'boolean' }, timeout: { type: 'string' }, verbose: { type: 'boolean' }, cols: { type: 'string' }, persistent: { type: 'boolean' } } });
   if (values.make) {
     await makeBundle(Number(values.make), values.out!, { lean: values.lean ?? false, model: values.model === 'test' ? 'test' : 'app' });
   } else {
     const { launch } = await import('./browser-bench');
     const browser = await launch();
     try {
-      const r = await browserImportBench(browser, { sizes: (values.sizes ?? '10000,100000').split(',').map(Number), reuse: values.reuse ?? false, lean: values.lean ?? false, model: values.model === 'test' ? 'test' : 'app', verbose: values.verbose ?? false, ...(values.cols ? { columns: values.cols } : {}), ...(values.timeout ? { timeoutMs: Number(values.timeout) * 1000 } : {}), log: (s) => process.stderr.write(`[browser-import] ${s}\n`) });
+      const r = await browserImportBench(browser, { sizes: (values.sizes ?? '10000,100000').split(',').map(Number), reuse: values.reuse ?? false, lean: values.lean ?? false, model: values.model === 'test' ? 'test' : 'app', verbose: values.verbose ?? false, persistent: values.persistent ?? false, ...(values.cols ? { columns: values.cols } : {}), ...(values.timeout ? { timeoutMs: Number(values.timeout) * 1000 } : {}), log: (s) => process.stderr.write(`[browser-import] ${s}\n`) });
       console.log(`model: ${r.model} (${r.dim} dims)`);
       console.log('sentences  zip MB  files MB  make s  drop→sent s  drop→imported s  drop→first result s  reload→restored s  reload→first result s  worker import s (zip + tables/vectors + storage) [tables/vectors in parts]');
       for (const x of r.rows) {
