@@ -13,6 +13,7 @@
  * N slider moves after the timings (`memoryDrift`: bounded caches keep it flat).
  */
 import { writeFileSync } from 'node:fs';
+import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { AutoTokenizer, env } from '@huggingface/transformers';
@@ -162,6 +163,24 @@ async function labSearch(query: string, base: RetrievalParams, columns: ColumnSp
 let qi = 0;
 const nextQuestion = () => `${questions[qi++ % questions.length]} ${qi >= questions.length ? qi : ''}`.trim();
 
+/** Garbage collection seen by the process (ms by kind: minor, major, incremental, weak), for stderr lines. */
+const gcMs: Record<string, number> = {};
+const GC_KINDS: Record<number, string> = { [constants.NODE_PERFORMANCE_GC_MINOR]: 'minor', [constants.NODE_PERFORMANCE_GC_MAJOR]: 'major', [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental', [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weak' };
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) {
+    const kind = GC_KINDS[(e as unknown as { detail?: { kind?: number } }).detail?.kind ?? -1] ?? 'other';
+    gcMs[kind] = (gcMs[kind] ?? 0) + e.duration;
+  }
+}).observe({ entryTypes: ['gc'] });
+/** GC pauses (ms by kind) during `f`: a series that lands on a major collection of a big heap is slower for it. */
+async function withGc<T>(f: () => Promise<T>): Promise<{ value: T; gc: string }> {
+  const before = { ...gcMs };
+  const value = await f();
+  await new Promise((r) => setImmediate(r)); // let the observer deliver the last entries
+  const gc = Object.entries(gcMs).map(([k, v]) => [k, v - (before[k] ?? 0)] as const).filter(([, v]) => v >= 0.5).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ');
+  return { value, gc: gc || 'none' };
+}
+
 async function timeIt(runs: number, f: (q: string) => Promise<unknown>): Promise<{ p50Ms: number; p95Ms: number }> {
   for (let i = 0; i < 3; i++) await f(nextQuestion());
   const ts: number[] = [];
@@ -191,9 +210,9 @@ const query: Record<string, { p50Ms: number; p95Ms: number; ratioToScan: number 
 for (const retriever of ['vector', 'hybrid'] as const) {
   for (const s of STRATEGIES) {
     const p = retrievalParams({ retriever });
-    const r = await timeIt(NQ, (q) => engine.search(q, [s as StrategyName], p));
+    const { value: r, gc } = await withGc(() => timeIt(NQ, (q) => engine.search(q, [s as StrategyName], p)));
     query[`${s}/${retriever}`] = { ...r, ratioToScan: r.p50Ms / scan.p50Ms };
-    say(`${s}/${retriever}: p50 ${r.p50Ms.toFixed(1)} ms`);
+    say(`${s}/${retriever}: p50 ${r.p50Ms.toFixed(1)} ms (GC pauses over the series, ms: ${gc})`);
   }
 }
 for (const base of ['vector', 'hybrid'] as const) {
