@@ -172,7 +172,7 @@ new PerformanceObserver((list) => {
     gcMs[kind] = (gcMs[kind] ?? 0) + e.duration;
   }
 }).observe({ entryTypes: ['gc'] });
-/** GC pauses (ms by kind) during `f`: a series that lands on a major collection of a big heap is slower for it. */
+/** GC pauses (ms by kind) during `f`, for the stderr line. */
 async function withGc<T>(f: () => Promise<T>): Promise<{ value: T; gc: string }> {
   const before = { ...gcMs };
   const value = await f();
@@ -206,15 +206,31 @@ const scan = { p50Ms: percentile(scanTimes, 0.5), p95Ms: percentile(scanTimes, 0
 sentenceVectors = null; // not held while the engine is timed (1.5 GB at 1M)
 
 // ---- query latency per strategy and retriever ------------------------------------------
+// Interleaved: each round asks every strategy × retriever one new question, in an order rotated
+// by one each round. Timed one series after another, a column's p50 at 1M took whatever the
+// machine did during its second: a probe with 8 rounds of five columns (README, "Query and slider
+// time at 1M") saw every column, naive included, run ~1.5× slower for a few seconds with no major
+// collection in V8's trace and ≤ 6 ms of minor GC a series, so the series that ran then looked slow on its own.
 const query: Record<string, { p50Ms: number; p95Ms: number; ratioToScan: number }> = {};
-for (const retriever of ['vector', 'hybrid'] as const) {
-  for (const s of STRATEGIES) {
-    const p = retrievalParams({ retriever });
-    const { value: r, gc } = await withGc(() => timeIt(NQ, (q) => engine.search(q, [s as StrategyName], p)));
-    query[`${s}/${retriever}`] = { ...r, ratioToScan: r.p50Ms / scan.p50Ms };
-    say(`${s}/${retriever}: p50 ${r.p50Ms.toFixed(1)} ms (GC pauses over the series, ms: ${gc})`);
+const singles = (['vector', 'hybrid'] as const).flatMap((retriever) => STRATEGIES.map((s) => ({ key: `${s}/${retriever}`, s: s as StrategyName, p: retrievalParams({ retriever }) })));
+const singleMs = new Map<string, number[]>(singles.map((c) => [c.key, []]));
+const { gc: singlesGc } = await withGc(async () => {
+  for (let round = -3; round < NQ; round++) {
+    for (let j = 0; j < singles.length; j++) {
+      const c = singles[(j + Math.max(0, round)) % singles.length]!;
+      const q = nextQuestion();
+      const t = performance.now();
+      await engine.search(q, [c.s], c.p);
+      if (round >= 0) singleMs.get(c.key)!.push(performance.now() - t); // the first 3 rounds warm up
+    }
   }
+});
+for (const { key } of singles) {
+  const ts = singleMs.get(key)!;
+  const p50Ms = percentile(ts, 0.5);
+  query[key] = { p50Ms, p95Ms: percentile(ts, 0.95), ratioToScan: p50Ms / scan.p50Ms };
 }
+say(`single columns, ${NQ} interleaved rounds (GC pauses over them, ms: ${singlesGc}): ${singles.map(({ key }) => `${key} ${query[key]!.p50Ms.toFixed(1)}`).join(', ')}`);
 for (const base of ['vector', 'hybrid'] as const) {
   const p = retrievalParams({ retriever: base });
   columnMs.clear();

@@ -78,7 +78,7 @@ for (const n of sizes) {
   const out = join(CACHE, `engine-${n}.json`);
   // The memory drift runs on the largest size up to 100k (a million-sentence run is long enough without it).
   const drift = n === sizes.filter((x) => x < 1_000_000).at(-1) ? (quick ? 200 : 1000) : 0;
-  const r = await child('node-bench.ts', ['--n', String(n), '--queries', quick ? '10' : n >= 1_000_000 ? '10' : n >= 100000 ? '20' : '30', '--drift', String(drift), '--out', out], n >= 1_000_000 ? 3600 : 900);
+  const r = await child('node-bench.ts', ['--n', String(n), '--queries', quick ? '10' : n >= 100000 ? '20' : '30', '--drift', String(drift), '--out', out], n >= 1_000_000 ? 3600 : 900);
   if (!r.ok) {
     log(`  engine at ${n}: ${r.reason}`);
     continue;
