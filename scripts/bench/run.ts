@@ -24,6 +24,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Browser } from '@playwright/test';
 import { renderTable } from '../../src/cli/table';
+import { BUNDLE_KINDS } from '../../src/core/export/tables';
 import { browserImportBench, type BrowserImport } from './browser-import';
 import { CACHE, coldStart, indexingBench, launch, type ColdStart, type IndexingBench } from './browser-bench';
 import { pickModel, PROJECT_ROOT, round } from './common';
@@ -179,10 +180,10 @@ for (const run of [big, million]) {
 for (const run of [big, million]) {
   if (!run) continue;
   const m = run.memory;
-  console.log(`4. Memory at ${run.n.toLocaleString('en')} sentences (heap + array buffers grown, after gc; whole engine: documents, corpus, chunk tree, BM25 for 3 unit kinds, vectors for 3 unit kinds; float16 rows from 20,000 vectors of a kind)`);
+  console.log(`4. Memory at ${run.n.toLocaleString('en')} sentences (heap + array buffers grown, after gc; whole engine: documents, corpus, chunk tree, BM25 and vectors for ${Object.keys(m.units).length} unit kinds (${Object.keys(m.units).join(', ')}); float16 rows from 20,000 vectors of a kind)`);
   console.log(
     renderTable(
-      ['bytes / sentence', 'raw bytes / sentence (384×4 + UTF-16 text)', 'ratio', 'float32 vectors of all 3 kinds would be', 'heap MB', 'external MB'],
+      ['bytes / sentence', 'raw bytes / sentence (384×4 + UTF-16 text)', 'ratio', `float32 vectors of all ${Object.keys(m.units).length} kinds would be`, 'heap MB', 'external MB'],
       [[fmt(m.bytesPerSentence, 0), fmt(m.rawBytesPerSentence, 0), fmt(m.ratio, 2), fmt(m.allKindVectorBytesPerSentence, 0), fmt(m.heapDelta / 2 ** 20, 0), fmt(m.externalDelta / 2 ** 20, 0)]],
     ),
   );
@@ -214,7 +215,7 @@ if (cold) {
   if (cold.note) console.log(`   ${cold.note}`);
 } else console.log(`6. Cold start: not measured (${coldError ?? skipped})`);
 if (exports.length) {
-  console.log('7. Export and import of a bundle (Node; window column, hybrid, 10 golden questions; random 384-dim vectors for 3 unit kinds; raw = float32 vectors + UTF-8 text)');
+  console.log(`7. Export and import of a bundle (Node; window column, hybrid, 10 golden questions; random 384-dim vectors for ${BUNDLE_KINDS.length} unit kinds; raw = float32 vectors + UTF-8 text)`);
   const mb = (b: number | undefined) => fmt((b ?? NaN) / 2 ** 20, 1);
   console.log(
     renderTable(
