@@ -14,3 +14,10 @@ export const CHROMIUM_ARGS = [
   '--no-first-run',
   '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost',
 ];
+
+/**
+ * Launch options of the runs that measure memory: ForceEagerMeasureMemory makes
+ * measureUserAgentSpecificMemory answer at once instead of after the next full GC (up to 20 s),
+ * and marks these renderers for rendererRss (scripts/bench/browser-import.ts).
+ */
+export const MEASURED_MEMORY_LAUNCH = { executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS, '--enable-blink-features=ForceEagerMeasureMemory'] };

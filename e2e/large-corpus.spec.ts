@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { measuredMemory, PAGE_PROBE, rendererRss, type Marks } from '../scripts/bench/browser-import';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
+import { MEASURED_MEMORY_LAUNCH } from './chromium';
 import { bundlePath, CORPUS_SENTENCES, waitForBundle } from './large-corpus.setup';
 
 /**
@@ -20,8 +20,7 @@ const NORMANS_1066 = [
 ];
 const SECOND = 'Which NFL team represented the AFC at Super Bowl 50?';
 
-// measureUserAgentSpecificMemory answers at once instead of after the next full GC (up to 20 s).
-test.use({ launchOptions: { executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS, '--enable-blink-features=ForceEagerMeasureMemory'] } });
+test.use({ launchOptions: MEASURED_MEMORY_LAUNCH });
 
 const marks = (page: Page) => page.evaluate(() => (window as unknown as { __importMarks: Marks }).__importMarks);
 

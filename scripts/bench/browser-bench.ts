@@ -10,14 +10,13 @@ import { chromium, type Browser } from '@playwright/test';
 import { build } from 'vite';
 import { longSquadText, PROJECT_ROOT, pickModel } from './common';
 import { serveStatic } from './server';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../e2e/chromium';
+import { MEASURED_MEMORY_LAUNCH } from '../../e2e/chromium';
 import type { IndexingRequest, IndexingResult } from './browser/protocol';
 
 export const CACHE = resolve(PROJECT_ROOT, 'node_modules/.cache/rag-lab-bench');
 
 export async function launch(): Promise<Browser> {
-  // ForceEagerMeasureMemory: measureUserAgentSpecificMemory answers at once, not after the next full GC (and marks this browser's renderers for rendererRss).
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS, '--enable-blink-features=ForceEagerMeasureMemory'] });
+  return chromium.launch(MEASURED_MEMORY_LAUNCH);
 }
 
 export interface IndexingBench {

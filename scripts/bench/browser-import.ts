@@ -31,7 +31,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import { chromium, type Browser, type Page } from '@playwright/test';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../e2e/chromium';
+import { MEASURED_MEMORY_LAUNCH } from '../../e2e/chromium';
 import { articleCopy, pickModel, PROJECT_ROOT, RandomEmbedder, randomUnits, squadArticles, squadQuestions } from './common';
 import { serveStatic } from './server';
 
@@ -238,8 +238,8 @@ export interface Marks {
 /**
  * The largest Chromium renderer's resident memory now and at its peak, MB (Linux /proc; null
  * elsewhere): the page's renderer holds the page and its dedicated workers with their heaps,
- * array buffers and wasm. Only renderers of a browser launched with ForceEagerMeasureMemory
- * (browser-bench's launch, the e2e spec) count; Chromium runs only under the e2e lock here.
+ * array buffers and wasm. Only renderers launched with MEASURED_MEMORY_LAUNCH (e2e/chromium.ts)
+ * (browser-bench's launch, browser-import's --persistent profile, the e2e spec) count; Chromium runs only under the e2e lock here.
  */
 export function rendererRss(): { rss: number; peak: number } | null {
   let best: { rss: number; peak: number } | null = null;
@@ -330,7 +330,7 @@ export async function browserImportBench(browser: Browser, opts: { sizes: number
       // --persistent: a profile on disk, whose storage quota is a share of the disk as a user's is (a plain
       // context is off the record: its IndexedDB lives in memory with a smaller quota).
       const profile = opts.persistent ? mkdtempSync(join(tmpdir(), 'rag-lab-profile-')) : null;
-      const context = profile ? await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS, '--enable-blink-features=ForceEagerMeasureMemory'] }) : await browser.newContext();
+      const context = profile ? await chromium.launchPersistentContext(profile, MEASURED_MEMORY_LAUNCH) : await browser.newContext();
       const page = await context.newPage();
       try {
         await page.addInitScript({ content: PAGE_PROBE });

@@ -173,12 +173,12 @@ new PerformanceObserver((list) => {
   }
 }).observe({ entryTypes: ['gc'] });
 /** GC pauses (ms by kind) during `f`, for the stderr line. */
-async function withGc<T>(f: () => Promise<T>): Promise<{ value: T; gc: string }> {
+async function gcDuring(f: () => Promise<void>): Promise<string> {
   const before = { ...gcMs };
-  const value = await f();
+  await f();
   await new Promise((r) => setImmediate(r)); // let the observer deliver the last entries
   const gc = Object.entries(gcMs).map(([k, v]) => [k, v - (before[k] ?? 0)] as const).filter(([, v]) => v >= 0.5).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ');
-  return { value, gc: gc || 'none' };
+  return gc || 'none';
 }
 
 async function timeIt(runs: number, f: (q: string) => Promise<unknown>): Promise<{ p50Ms: number; p95Ms: number }> {
@@ -214,7 +214,7 @@ sentenceVectors = null; // not held while the engine is timed (1.5 GB at 1M)
 const query: Record<string, { p50Ms: number; p95Ms: number; ratioToScan: number }> = {};
 const singles = (['vector', 'hybrid'] as const).flatMap((retriever) => STRATEGIES.map((s) => ({ key: `${s}/${retriever}`, s: s as StrategyName, p: retrievalParams({ retriever }) })));
 const singleMs = new Map<string, number[]>(singles.map((c) => [c.key, []]));
-const { gc: singlesGc } = await withGc(async () => {
+const singlesGc = await gcDuring(async () => {
   for (let round = -3; round < NQ; round++) {
     for (let j = 0; j < singles.length; j++) {
       const c = singles[(j + Math.max(0, round)) % singles.length]!;
