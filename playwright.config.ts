@@ -1,5 +1,6 @@
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './e2e/chromium';
+import { E2E_DIST, E2E_PORT, ORIGIN } from './e2e/origin';
 
 /** End-to-end tests run the built app in Debian's Chromium (see e2e/chromium.ts). */
 export default defineConfig({
@@ -11,12 +12,12 @@ export default defineConfig({
   // Starts making the 100k-sentence bundle of large-corpus.spec.ts in the background (see that file).
   globalSetup: './e2e/large-corpus.setup.ts',
   use: {
-    baseURL: 'http://127.0.0.1:4173',
+    baseURL: ORIGIN,
     launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
   },
   webServer: {
-    command: 'RAG_LAB_TEST_MODELS=1 npx vite build --logLevel warn && npx vite preview --host 127.0.0.1 --port 4173 --strictPort',
-    url: 'http://127.0.0.1:4173',
+    command: `RAG_LAB_TEST_MODELS=1 npx vite build --logLevel warn --outDir ${E2E_DIST} && npx vite preview --outDir ${E2E_DIST} --host 127.0.0.1 --port ${E2E_PORT} --strictPort`,
+    url: ORIGIN,
     // An orphaned server on the port would be silently reused and test stale code.
     reuseExistingServer: false,
     timeout: 180_000,

@@ -3,6 +3,7 @@ import { documentFromText } from '../src/core/documents/load';
 import { RetrievalEngine } from '../src/core/engine';
 import { exportBundle } from '../src/core/export/bundle';
 import { zipBundle } from '../src/worker/bundle-zip';
+import { ORIGIN } from './origin';
 
 const md = (name: string, body: string) => ({ name, mimeType: 'text/markdown', buffer: Buffer.from(`# ${name}\n\n${body}`) });
 
@@ -53,7 +54,7 @@ test('a file over the size limit is refused before it is read, with the limit st
 
 test('with a storage quota of one byte the app keeps working in memory and says persistence is off', async ({ page, context }) => {
   const cdp = await context.newCDPSession(page);
-  await cdp.send('Storage.overrideQuotaForOrigin', { origin: 'http://127.0.0.1:4173', quotaSize: 1 });
+  await cdp.send('Storage.overrideQuotaForOrigin', { origin: ORIGIN, quotaSize: 1 });
   await page.goto('/?em=none');
   await page.locator('input[type=file]').setInputFiles([md('kept.md', 'Quolls are marsupials that live in Australia and New Guinea.')]);
   await expect(page.getByRole('banner')).toContainText('Persistence is off (the browser storage quota is full): work is kept in memory only.', { timeout: 30_000 });

@@ -14,7 +14,7 @@ import { loadDocument } from '../src/core/documents/load';
  * goes anywhere.
  */
 
-const ORIGIN = 'http://127.0.0.1:4173';
+import { ORIGIN } from './origin';
 const samples = resolve(import.meta.dirname, '../public/samples');
 const QUESTION = 'How do self-locking nuts stay tight despite vibration?';
 const approx = new ApproxTokenCounter();

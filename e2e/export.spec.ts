@@ -10,7 +10,7 @@ import { expect, test, type Page } from '@playwright/test';
  * Nothing may leave 127.0.0.1.
  */
 
-const ORIGIN = 'http://127.0.0.1:4173';
+import { ORIGIN } from './origin';
 const QUESTION = 'What are the characteristics of trustworthy AI?';
 
 const docList = (page: Page) => page.getByRole('list', { name: 'Indexed documents' });

@@ -8,7 +8,7 @@ import { minimalPdf } from './fixtures/pdf';
  * says what went wrong with which file, keeps everything else, and sends nothing anywhere.
  */
 
-const ORIGIN = 'http://127.0.0.1:4173';
+import { ORIGIN } from './origin';
 const fixtures = resolve(import.meta.dirname, 'fixtures');
 
 type Upload = { name: string; mimeType: string; buffer: Buffer };

@@ -10,7 +10,7 @@ import { FAKE_VARIANTS, startFakeOpenAI, type FakeOpenAI } from './fixtures/open
  * nothing goes anywhere but this site and the endpoint the user typed.
  */
 
-const ORIGIN = 'http://127.0.0.1:4173';
+import { ORIGIN } from './origin';
 const samples = resolve(import.meta.dirname, '../public/samples');
 const QUESTION = 'How do self-locking nuts stay tight despite vibration?';
 

@@ -9,7 +9,7 @@ import { expect, test, type Page, type TestInfo } from '@playwright/test';
  * reload. Screenshots of each step are kept in test-results/. Nothing may leave 127.0.0.1.
  */
 
-const ORIGIN = 'http://127.0.0.1:4173';
+import { ORIGIN } from './origin';
 const samples = resolve(import.meta.dirname, '../public/samples');
 const file = (name: string, mimeType: string) => ({ name, mimeType, buffer: readFileSync(resolve(samples, name)) });
 

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { serveStatic } from './fixtures/static-server';
+import { E2E_DIST } from './origin';
 
 /**
  * The built folder on a plain static host under a sub-path (like GitHub Pages at
@@ -10,7 +11,7 @@ import { serveStatic } from './fixtures/static-server';
 test('the built app works from a plain static server under /rag-lab/', async ({ page }) => {
   test.setTimeout(120_000);
   // Playwright's webServer has just built dist/ (with the test models) for the other specs.
-  const site = await serveStatic(resolve(import.meta.dirname, '../dist'), '/rag-lab/');
+  const site = await serveStatic(resolve(import.meta.dirname, '..', E2E_DIST), '/rag-lab/');
   try {
     await page.goto(`${site.url}?em=rag-lab/test-embedder~fp32~wasm~local`);
     // The service worker reloads the page once to isolate it (the app reloads it if the worker misses its moment).
