@@ -208,7 +208,7 @@ sentenceVectors = null; // not held while the engine is timed (1.5 GB at 1M)
 // ---- query latency per strategy and retriever ------------------------------------------
 // Interleaved: each round asks every strategy × retriever one new question, in an order rotated
 // by one each round. Timed one series after another, a column's p50 at 1M took whatever the
-// machine did during its second: a probe with 8 rounds of five columns (README, "Query and slider
+// machine did during its second: a probe with 8 rounds of five columns (docs/performance.md, "Query and slider
 // time at 1M") saw every column, naive included, run ~1.5× slower for a few seconds with no major
 // collection in V8's trace and ≤ 6 ms of minor GC a series, so the series that ran then looked slow on its own.
 const query: Record<string, { p50Ms: number; p95Ms: number; ratioToScan: number }> = {};

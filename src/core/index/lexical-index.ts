@@ -36,7 +36,7 @@ export interface LexicalParams {
 /**
  * The default lexical model: Lucene's BM25 over Snowball-stemmed words without stop words
  * (as Anserini and Elasticsearch's language analyzers). It measured best across the shared
- * sets (README, "The lexical choices, measured"); the export's SQL reproduces every
+ * sets (docs/measuring.md, "The lexical choices, measured"); the export's SQL reproduces every
  * analyzer × variant, this one included.
  */
 export const DEFAULT_LEXICAL: LexicalParams = { analyzer: 'stem+stop', bm25: 'lucene' };
