@@ -16,6 +16,13 @@
  * Vocabulary: the BERT WordPiece tokenizer of the test embedder. The reply uses "##" pieces
  * ("answer" "##:", "[" "##1" "##]" "##.") so the WordPiece decoder joins them without spaces.
  * Output: public/models/rag-lab/test-generator/ (git-ignored), ~1 KB of ONNX.
+ *
+ * The same graph with another turn makes the TEST question writer (rag-lab/test-question-writer),
+ * whose fixed reply is the JSON object {"question": "what does the passage say?", "answer": "the"}:
+ * "the" occurs in nearly any English passage, so a generation run keeps its first question and
+ * rejects every later one as a near-duplicate — the whole pipeline (JSON, span, filters) runs
+ * honestly. Its JSON is spelled with single-character "##" pieces where the decoder must not put
+ * a space ({"question": …), since WordPiece puts one before every whole word.
  */
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -28,8 +35,11 @@ export const TEST_GENERATOR_ID = 'rag-lab/test-generator';
 /** The reply the test generator always gives, as the tokenizer decodes it. */
 export const TEST_GENERATOR_ANSWER = 'test model answer: the sources say so [1].';
 export const TEST_GENERATOR_CONTEXT = 2048;
+export const TEST_QUESTION_WRITER_ID = 'rag-lab/test-question-writer';
+/** The reply the test question writer always gives, as the tokenizer decodes it. */
+export const TEST_QUESTION_WRITER_ANSWER = '{"question": "what does the passage say?", "answer": "the"}';
 /** Bump when the graph, the script or the files change, so stale generated files are rebuilt. */
-const VERSION = 1;
+const VERSION = 2;
 
 const VOCAB = 30522;
 const CLS = 101;
@@ -37,6 +47,17 @@ const SEP = 102;
 const PAD = 0;
 /** The one assistant turn, from its opening [CLS] to EOS, as word pieces. */
 const TURN = ['[CLS]', 'assistant', ':', 'test', 'model', 'answer', '##:', 'the', 'sources', 'say', 'so', '[', '##1', '##]', '##.', '[SEP]'];
+/** Single-character pieces that decode to `word` glued to what comes before it. */
+const glued = (word: string) => [...word].map((c) => `##${c}`);
+/** The question writer's turn: {"question": "what does the passage say?", "answer": "the"} */
+const QUESTION_TURN = [
+  '[CLS]', 'assistant', ':',
+  '{', '##"', ...glued('question'), '##"', '##:',
+  '"', ...glued('what'), 'does', 'the', 'passage', 'say', '##?', '##"', '##,',
+  '"', ...glued('answer'), '##"', '##:',
+  '"', ...glued('the'), '##"', '##}',
+  '[SEP]',
+];
 /** Every turn opens with [CLS]; the generation prompt is "[CLS]assistant:", the head of TURN. */
 const CHAT_TEMPLATE =
   "{% for message in messages %}[CLS]{{ message['role'] }}: {{ message['content'] }}[SEP]{% endfor %}" +
@@ -44,23 +65,23 @@ const CHAT_TEMPLATE =
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
-const outDir = join(root, 'public', 'models', TEST_GENERATOR_ID);
+const modelsDir = join(root, 'public', 'models');
 const tokenizerDir = join(here, 'test-model', 'tokenizer');
 
-function turnIds(): number[] {
+function turnIds(pieces: string[]): number[] {
   const vocab = (JSON.parse(readFileSync(join(tokenizerDir, 'tokenizer.json'), 'utf8')) as { model: { vocab: Record<string, number> } }).model.vocab;
-  return TURN.map((piece) => {
+  return pieces.map((piece) => {
     const id = vocab[piece];
     if (id === undefined) throw new Error(`test generator: "${piece}" is not in the tokenizer's vocabulary`);
     return id;
   });
 }
 
-function buildModel(): Uint8Array {
+function buildModel(pieces: string[], docString: string): Uint8Array {
   const TP = onnx.TensorProto.DataType;
   const INT = onnx.AttributeProto.AttributeType.INT;
   const INTS = onnx.AttributeProto.AttributeType.INTS;
-  const turn = turnIds();
+  const turn = turnIds(pieces);
   const f32 = (name: string, value: number) => ({ name, dataType: TP.FLOAT, dims: [], rawData: new Uint8Array(new Float32Array([value]).buffer) });
   const i64 = (name: string, values: number[], dims: number[] = [values.length]) => ({ name, dataType: TP.INT64, dims, int64Data: values });
   const node = (opType: string, input: string[], output: string, attribute: object[] = []) => ({ opType, input, output: [output], attribute });
@@ -139,14 +160,41 @@ function buildModel(): Uint8Array {
     irVersion: 7,
     producerName: 'rag-context-lab scripts/make-test-lm.ts',
     modelVersion: VERSION,
-    docString: 'RAG Context Lab TEST generator: always answers one fixed sentence. Not a real model.',
+    docString,
     opsetImport: [{ domain: '', version: 13 }],
     graph,
   });
   return onnx.ModelProto.encode(model).finish();
 }
 
+/** One generated test LM: its id, the turn it always gives, and what its README says it answers. */
+interface TestLm {
+  id: string;
+  turn: string[];
+  answer: string;
+  docString: string;
+}
+
+const TEST_LMS: TestLm[] = [
+  { id: TEST_GENERATOR_ID, turn: TURN, answer: TEST_GENERATOR_ANSWER, docString: 'RAG Context Lab TEST generator: always answers one fixed sentence. Not a real model.' },
+  {
+    id: TEST_QUESTION_WRITER_ID,
+    turn: QUESTION_TURN,
+    answer: TEST_QUESTION_WRITER_ANSWER,
+    docString: 'RAG Context Lab TEST question writer: always answers one fixed JSON question. Not a real model.',
+  },
+];
+
 export function ensureTestGenerator(force = false): string {
+  return ensureTestLm(TEST_LMS[0]!, force);
+}
+
+export function ensureTestQuestionWriter(force = false): string {
+  return ensureTestLm(TEST_LMS[1]!, force);
+}
+
+function ensureTestLm(lm: TestLm, force: boolean): string {
+  const outDir = join(modelsDir, lm.id);
   const stamp = join(outDir, 'VERSION');
   if (!force && existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === String(VERSION)) return outDir;
   mkdirSync(join(outDir, 'onnx'), { recursive: true });
@@ -159,7 +207,7 @@ export function ensureTestGenerator(force = false): string {
   Object.assign(tokenizerConfig, { model_max_length: TEST_GENERATOR_CONTEXT, bos_token: '[CLS]', eos_token: '[SEP]', chat_template: CHAT_TEMPLATE });
   writeFileSync(join(outDir, 'tokenizer_config.json'), JSON.stringify(tokenizerConfig, null, 2));
   const config = {
-    _name_or_path: TEST_GENERATOR_ID,
+    _name_or_path: lm.id,
     architectures: ['LlamaForCausalLM'],
     model_type: 'llama',
     vocab_size: VOCAB,
@@ -177,11 +225,11 @@ export function ensureTestGenerator(force = false): string {
   };
   writeFileSync(join(outDir, 'config.json'), JSON.stringify(config, null, 2));
   writeFileSync(join(outDir, 'generation_config.json'), JSON.stringify({ bos_token_id: CLS, eos_token_id: SEP, pad_token_id: PAD, do_sample: false }, null, 2));
-  writeFileSync(join(outDir, 'onnx', 'model.onnx'), buildModel());
+  writeFileSync(join(outDir, 'onnx', 'model.onnx'), buildModel(lm.turn, lm.docString));
   writeFileSync(
     join(outDir, 'README.md'),
-    `# ${TEST_GENERATOR_ID} (TEST MODEL)\n\nGenerated by \`npm run models:test\` (scripts/make-test-lm.ts). A causal-LM stand-in with a KV cache ` +
-      `that always answers "${TEST_GENERATOR_ANSWER}". Not a trained model.\n` +
+    `# ${lm.id} (TEST MODEL)\n\nGenerated by \`npm run models:test\` (scripts/make-test-lm.ts). A causal-LM stand-in with a KV cache ` +
+      `that always answers ${JSON.stringify(lm.answer)}. Not a trained model.\n` +
       'Tokenizer: Xenova/all-MiniLM-L6-v2 (Apache-2.0), see scripts/test-model/tokenizer/NOTICE.md.\n',
   );
   writeFileSync(stamp, String(VERSION));
@@ -189,5 +237,7 @@ export function ensureTestGenerator(force = false): string {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  console.log(`test generator ready: ${ensureTestGenerator(process.argv.includes('--force'))}`);
+  const force = process.argv.includes('--force');
+  console.log(`test generator ready: ${ensureTestGenerator(force)}`);
+  console.log(`test question writer ready: ${ensureTestQuestionWriter(force)}`);
 }

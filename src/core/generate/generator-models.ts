@@ -16,6 +16,8 @@ export interface LocalGeneratorInfo {
 }
 
 export const TEST_GENERATOR_ID = 'rag-lab/test-generator';
+/** A second TEST model (scripts/make-test-lm.ts) for question generation: it always writes one fixed JSON question. */
+export const TEST_QUESTION_WRITER_ID = 'rag-lab/test-question-writer';
 
 /** File sizes from the hub listings (onnx/ folders) of each repository. */
 export const GENERATOR_MODELS: LocalGeneratorInfo[] = [
@@ -30,6 +32,7 @@ export const GENERATOR_MODELS: LocalGeneratorInfo[] = [
     webgpuOnly: true,
   },
   { id: TEST_GENERATOR_ID, label: 'TEST MODEL (always gives one fixed answer)', dtype: 'fp32', sizeMB: 0.7, contextTokens: 2048, testModel: true },
+  { id: TEST_QUESTION_WRITER_ID, label: 'TEST MODEL question writer (always writes one fixed JSON question)', dtype: 'fp32', sizeMB: 0.7, contextTokens: 2048, testModel: true },
 ];
 
 export function generatorInfo(id: string): LocalGeneratorInfo | undefined {
