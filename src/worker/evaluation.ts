@@ -12,6 +12,8 @@ import type { RetrievalEngine } from '../core/engine';
 import { STRATEGY_UNIT, retrievalParams, type UnitKind } from '../core/retrieve/params';
 import type { HeaderParams } from '../core/structure/headers';
 import type { Document } from '../core/types';
+import type { LabelledQuestion, QuestionSet } from '../core/questions/types';
+import { leftOutLine, questionEvalSet, sourcesLine } from './question-set';
 import type { BlockView, EvalPointQuery, EvalPointView, EvalProgressMessage, EvalQuestionResult, EvalRunResult, EvalRunSpec, EvalSetSummary, InputFileMessage } from './protocol';
 
 const decoder = new TextDecoder('utf-8');
@@ -110,6 +112,31 @@ export async function runEvaluation(engine: RetrievalEngine, set: EvalSet, forma
     recommendations: recommend(points, spec.metric),
     questions: set.questions.map((q) => ({ id: q.id, question: q.question, answers: q.answers })),
     ms: performance.now() - t0,
+  };
+}
+
+/**
+ * Runs the sweep on the corpus's question set (or its marked or generated part), exactly as on
+ * an imported set; the result says where its questions came from and what was left out.
+ * `set` is the whole stored set; the questions evaluated are written into `ran` for replays.
+ */
+export async function runOnQuestionSet(engine: RetrievalEngine, set: QuestionSet, spec: EvalRunSpec, emit: Emit, signal: AbortSignal, ran: (s: EvalSet) => void): Promise<EvalRunResult> {
+  const subset = spec.questions?.subset ?? 'all';
+  const chosen = set.questions.filter((q: LabelledQuestion) => subset === 'all' || q.source.kind === subset);
+  const q = questionEvalSet(chosen, 'all', subset === 'all' ? 'Question set' : `Question set (${subset} only)`);
+  if (!q.set.questions.length) {
+    const why = leftOutLine(q.unanswerable, q.missing);
+    throw new Error(`No ${subset === 'all' ? '' : `${subset} `}questions with answers to evaluate${why ? ` (${why})` : ''}: mark answers while exploring, or generate questions.`);
+  }
+  ran(q.set);
+  const result = await runEvaluation(engine, q.set, 'questions', spec, emit, signal);
+  const counts = { marked: 0, generated: 0, imported: 0 };
+  for (const k of q.kinds) counts[k]++;
+  const sources = [sourcesLine({ questions: chosen, runs: set.runs ?? [] }), leftOutLine(q.unanswerable, q.missing)].filter(Boolean).join(' · ');
+  return {
+    ...result,
+    questions: result.questions.map((x, i) => ({ ...x, source: q.kinds[i]! })),
+    questionSet: { subset, sources, counts, unanswerable: q.unanswerable, missing: q.missing },
   };
 }
 

@@ -31,6 +31,11 @@ export function labHandlers(getLab: () => Promise<Lab>): Handlers<LabApi> {
     // A bundle reads the engine as one consistent corpus: no document comes or goes meanwhile.
     exportBundle: on('serial', (lab, p, ctx) => lab.exportBundle(p, ctx)),
     importBundle: on('serial', (lab, p, ctx) => lab.importBundle(p, ctx)),
+    // The question set (question-set.ts): serial, so a change never races a corpus change.
+    questionsList: on('serial', (lab) => lab.questions.state()),
+    questionsAdd: on('serial', (lab, p) => lab.questions.add(p.questions, p.run)),
+    questionsUpdate: on('serial', (lab, p) => lab.questions.update(p.question)),
+    questionsDelete: on('serial', (lab, p) => lab.questions.delete(p.ids)),
     // Reads: they run at once. The map only reads cached projections (UMAP runs in its own worker).
     search: on('concurrent', (lab, p) => lab.search(p)),
     getDocument: on('concurrent', (lab, p) => lab.getDocument(p.docId)),
@@ -38,5 +43,7 @@ export function labHandlers(getLab: () => Promise<Lab>): Handlers<LabApi> {
     projection: on('concurrent', (lab, p, ctx) => lab.projection(p.method, ctx)),
     mapQuery: on('concurrent', (lab, p) => lab.mapQuery(p)),
     mapPoint: on('concurrent', (lab, p) => lab.mapPoint(p)),
+    // Question generation's passages: a read of the corpus (sampling is synchronous).
+    questionPassages: on('concurrent', (lab, p) => lab.questionPassages(p)),
   };
 }

@@ -20,12 +20,14 @@ import { exportZip, readBundleZip } from './bundle-jobs';
 import { CorpusMap } from './corpus-map';
 import { CorpusSession } from './corpus-session';
 import { EmbeddingJob, embeddingMissing } from './embedding-job';
-import { readEvalFiles, replayQuestion, runEvaluation, summarize } from './evaluation';
+import { readEvalFiles, replayQuestion, runEvaluation, runOnQuestionSet, summarize } from './evaluation';
 import { configureRuntime } from './model-env';
 import { loadEmbedder, loadReranker } from './model-loader';
 import { Persistence, type SavedVectors } from './persistence';
+import { QuestionBook } from './question-set';
 import { labError, LOAD_REFUSED, type AddResult, type LoadRefusal, type EvalSetSummary, type InitOptions, type InputFileMessage, type LabApi, type ModelChoice, type ModelStatus, type WorkerStatus } from './protocol';
 import { searchColumns } from './search-columns';
+import { questionPassages } from './question-passages';
 
 /** Least time between two progress statuses (see scheduleStatus). */
 const STATUS_INTERVAL_MS = 1000;
@@ -50,7 +52,11 @@ export class Lab {
   private embedderStatus: ModelStatus = { state: 'none' };
   private rerankerStatus: ModelStatus = { state: 'none' };
   private evalSet: { set: EvalSet; format: EvalSetSummary['format'] } | null = null;
+  /** The set the last run measured (the imported one, or the question set's chosen part): replays use it. */
+  private ranSet: EvalSet | null = null;
   private readonly persistence = new Persistence();
+  /** The corpus's question set, stored with it (question-set.ts; its RPC methods are routed to it in lab-handlers.ts). */
+  readonly questions = new QuestionBook(() => this.session.docs, (set) => this.persistence.saveQuestions(set));
   /** Vectors restored from storage, waiting for the model they were made with. */
   private savedVectors: SavedVectors[] = [];
   private restored = false;
@@ -85,6 +91,7 @@ export class Lab {
           await this.session.restore(saved.docs, saved.corpus.structure, saved.splits, saved.lexical);
           this.restored = true;
         }
+        this.questions.restore(saved.questions);
       }
     }
     return { status: this.status(), params };
@@ -179,6 +186,8 @@ export class Lab {
     this.savedVectors = [];
     this.unfinishedImport = null;
     await this.persistence.clear();
+    // The question set is kept: its questions say their documents are missing.
+    await this.questions.corpusChanged();
     this.postStatus(this.status());
     return this.status();
   }
@@ -212,6 +221,8 @@ export class Lab {
 
   private async afterCorpusChange(): Promise<void> {
     await this.persistence.saveCorpus(this.savedCorpus(), this.session.docs, this.session.splitsForStorage());
+    // Questions into a removed document stay, and say so.
+    await this.questions.corpusChanged();
     this.job.start(this.session.engine);
     this.postStatus(this.status());
   }
@@ -274,6 +285,11 @@ export class Lab {
     return this.map.point(index, query);
   }
 
+  /** Seeded passages for question generation (question-passages.ts); the page asks the model. */
+  questionPassages({ options }: LabApi['questionPassages']['params']): LabApi['questionPassages']['result'] {
+    return questionPassages(this.session.engine.corpus, options);
+  }
+
   // ---- bundles ---------------------------------------------------------------------
 
   exportBundle(req: LabApi['exportBundle']['params'], ctx: Ctx<'exportBundle'>): Result<'exportBundle'> {
@@ -326,6 +342,7 @@ export class Lab {
     const lexical = this.session.lexicalForStorage(r.lexicalKinds);
     const tSave = performance.now();
     await this.persistence.saveImport(this.savedCorpus(), this.session.docs, splits, vectors, lexical);
+    await this.questions.corpusChanged();
     const storeParts = { adopt: tMark - tStore, mark: tPack - tMark, pack: tSave - tPack, save: performance.now() - tSave };
     const engine = this.session.engine;
     // Every kind the job embeds (a bundle may lack some: sentence-packed chunks, say), not only the bundle's three.
@@ -386,14 +403,17 @@ export class Lab {
   }
 
   evalRun(spec: LabApi['evalRun']['params']['spec'], ctx: Ctx<'evalRun'>): Result<'evalRun'> {
+    if (spec.questions) return runOnQuestionSet(this.session.engine, this.questions.saved(), spec, ctx.progress, ctx.signal, (s) => (this.ranSet = s));
     if (!this.evalSet) throw labError('no-eval-set');
+    this.ranSet = this.evalSet.set;
     return runEvaluation(this.session.engine, this.evalSet.set, this.evalSet.format, spec, ctx.progress, ctx.signal);
   }
 
   evalQuestion({ questionId, points }: LabApi['evalQuestion']['params']): Result<'evalQuestion'> {
-    if (!this.evalSet) throw labError('no-eval-set');
+    const set = this.ranSet ?? this.evalSet?.set;
+    if (!set) throw labError('no-eval-set');
     const engine = this.session.engine;
-    return replayQuestion(engine, this.evalSet.set, questionId, points, (b) => blockView(engine, b));
+    return replayQuestion(engine, set, questionId, points, (b) => blockView(engine, b));
   }
 
   // ---- status -----------------------------------------------------------------------

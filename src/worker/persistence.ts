@@ -1,5 +1,6 @@
 import { openDB, type IDBPDatabase, type IDBPTransaction } from 'idb';
 import type { StructureParams } from '../core/retrieve/params';
+import type { QuestionSet } from '../core/questions/types';
 import type { Document } from '../core/types';
 import type { SavedLexical } from './saved-lexical';
 import type { SavedSplit } from './saved-split';
@@ -87,6 +88,8 @@ export interface Saved {
   params: unknown;
   /** The file name of a bundle whose import was still being stored when the page closed (reported once). */
   unfinishedImport: string | null;
+  /** The corpus's question set ('meta' 'questions'; kept when documents come and go). */
+  questions: QuestionSet | null;
 }
 
 /**
@@ -143,13 +146,14 @@ export class Persistence {
     try {
       const tx = this.db.transaction(['docs', 'splits', 'lexical', 'vectors', 'meta'], 'readwrite');
       const meta = tx.objectStore('meta');
-      const [corpus, params, importing] = (await Promise.all([meta.get('corpus'), meta.get('params'), meta.get('importing')])) as [SavedCorpus | undefined, unknown, { file?: unknown } | undefined];
+      const [corpus, params, importing, storedQuestions] = (await Promise.all([meta.get('corpus'), meta.get('params'), meta.get('importing'), meta.get('questions')])) as [SavedCorpus | undefined, unknown, { file?: unknown } | undefined, QuestionSet | undefined];
+      const questions = storedQuestions ?? null;
       // Reported once: the import's own transaction never committed, so what was stored before it is intact.
       const unfinishedImport = importing ? String(importing.file ?? 'a bundle') : null;
       if (importing) await meta.delete('importing');
       if (!corpus) {
         await tx.done;
-        return params || unfinishedImport ? { corpus: { docIds: [], structure: undefined as never, model: null }, docs: [], splits: new Map(), lexical: [], vectors: [], params, unfinishedImport } : null;
+        return params || unfinishedImport || questions ? { corpus: { docIds: [], structure: undefined as never, model: null }, docs: [], splits: new Map(), lexical: [], vectors: [], params, unfinishedImport, questions } : null;
       }
       // All requests at once: IndexedDB answers them in order without a round trip each.
       const [found, stored, lexical, vectors] = await Promise.all([
@@ -167,7 +171,7 @@ export class Persistence {
         const s = stored[i];
         if (s) splits.set(d.id, s);
       });
-      return { corpus, docs, splits, lexical, vectors, params, unfinishedImport };
+      return { corpus, docs, splits, lexical, vectors, params, unfinishedImport, questions };
     } catch (e) {
       this.fail(e);
       return null;
@@ -253,6 +257,11 @@ export class Persistence {
       for (const s of sets) for (const [key, part] of vectorParts(s)) quiet(tx.store.put(part, key));
       await tx.done;
     });
+  }
+
+  /** The question set, whole (a few hundred questions at most: one record). */
+  async saveQuestions(set: QuestionSet): Promise<void> {
+    await this.write((db) => db.put('meta', set, 'questions'));
   }
 
   async saveParams(params: unknown): Promise<void> {

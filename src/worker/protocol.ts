@@ -10,6 +10,8 @@ import type { ContextBlock, Document, DocumentContext } from '../core/types';
 import type { Budget, TabMemory } from '../core/memory/load-estimate';
 import type { MetricName, Recommendation, SweepPoint } from '../core/eval/sweep';
 import { RpcError, type RpcMethod } from '../rpc/wire';
+import type { QuestionGenerationApi } from './question-generation-protocol';
+import type { QuestionApi, QuestionEvalChoice, QuestionRunInfo, QuestionSourceOf } from './question-protocol';
 
 /** The tag on every message of the lab's protocol. */
 export const LAB_TAG = 'rag-lab';
@@ -243,7 +245,8 @@ export interface MapPointInfo {
 /** A labelled set as imported: what it holds and what was skipped (by line). */
 export interface EvalSetSummary {
   name: string;
-  format: 'squad' | 'beir' | 'simple';
+  /** 'questions': the corpus's own question set (question-set.ts), not an imported file. */
+  format: 'squad' | 'beir' | 'simple' | 'questions';
   questions: number;
   /** Documents that came with the set (they replaced the corpus); 0 for question-only sets. */
   docs: number;
@@ -268,6 +271,8 @@ export interface EvalRunSpec {
   /** The view's retrieval parameters, for every dimension not swept. */
   current: RetrievalParams;
   metric: MetricName;
+  /** Run on the corpus's question set (all, marked or generated questions) instead of the imported set. */
+  questions?: QuestionEvalChoice;
 }
 
 export interface EvalPointView extends SweepPoint {
@@ -278,8 +283,11 @@ export interface EvalRunResult {
   set: EvalSetSummary;
   points: EvalPointView[];
   recommendations: (Recommendation & { headers?: boolean })[];
-  questions: { id: string; question: string; answers: string[] }[];
+  /** `source`: where each question came from (runs on the question set). */
+  questions: { id: string; question: string; answers: string[]; source?: QuestionSourceOf }[];
   ms: number;
+  /** Runs on the question set: where its questions came from, and what was left out. */
+  questionSet?: QuestionRunInfo;
 }
 
 /** One point, replayed for one question (the drill-down). */
@@ -394,7 +402,9 @@ export type ExportQuestions =
   /** The first `limit` questions of the imported labelled set (with their answers and targets). */
   | { source: 'eval-set'; limit: number }
   /** Questions the user typed (no answers: the golden run has ranks and blocks, no metrics). */
-  | { source: 'typed'; questions: string[] };
+  | { source: 'typed'; questions: string[] }
+  /** The corpus's question set (marked, generated, imported), with its gold spans: the bundle carries metrics too. */
+  | { source: 'question-set'; questions: import('../core/questions/types').LabelledQuestion[] };
 
 export interface ExportRequest {
   /** The exported column: its strategy, and `params.retriever` its retriever. */
@@ -473,7 +483,7 @@ export interface SearchRequest {
  * Every method of the lab worker. Which of them run concurrently is declared beside their
  * handlers (src/worker/worker.ts).
  */
-export type LabApi = {
+export type LabApi = QuestionApi & QuestionGenerationApi & {
   init: RpcMethod<{ options: InitOptions }, { status: WorkerStatus; params: unknown }>;
   /** `force`: load files the memory estimate would refuse (the user chose "Load anyway"). */
   addFiles: RpcMethod<{ files: InputFileMessage[]; force?: boolean }, AddResult, FileProgress>;

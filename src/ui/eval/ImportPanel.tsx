@@ -3,7 +3,7 @@ import { importEvalSet } from '../../state/controller';
 import { useEval } from '../../state/stores';
 import { plural } from '../results/format';
 
-const FORMAT_NAMES = { squad: 'SQuAD', beir: 'BEIR', simple: 'questions (JSONL/CSV)' } as const;
+const FORMAT_NAMES = { squad: 'SQuAD', beir: 'BEIR', simple: 'questions (JSONL/CSV)', questions: 'the question set' } as const;
 const SKIPPED_SHOWN = 10;
 
 /** Step 1: choose a labelled set; shows what was imported and what was skipped. */

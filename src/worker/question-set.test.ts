@@ -1,0 +1,187 @@
+import 'fake-indexeddb/auto';
+import { IDBFactory } from 'fake-indexeddb';
+import { afterEach, describe, expect, it } from 'vitest';
+import { retrievalParams } from '../core/retrieve/params';
+import { RpcClient } from '../rpc/client';
+import { serve } from '../rpc/server';
+import type { RpcPort } from '../rpc/wire';
+import { Lab } from './lab';
+import { labHandlers } from './lab-handlers';
+import { LAB_TAG, type EvalRunSpec, type InitOptions, type LabApi, type LabEvents } from './protocol';
+import type { NewQuestion } from './question-protocol';
+import { questionEvalSet, sourcesLine } from './question-set';
+
+/** The question set as the page sees it: the lab served over a MessageChannel, storage in fake-indexeddb. */
+const g = globalThis as { indexedDB?: unknown };
+const original = g.indexedDB;
+let channels: MessageChannel[] = [];
+afterEach(() => {
+  g.indexedDB = original;
+  for (const c of channels) {
+    c.port1.close();
+    c.port2.close();
+  }
+  channels = [];
+});
+
+const OPTIONS: InitOptions = { modelsUrl: 'http://127.0.0.1/models/', ortWasm: { mjs: '', wasm: '' }, threads: 1, pdfWorkerUrl: '', voyWasm: '' };
+
+async function startLab(options: Partial<InitOptions> = {}) {
+  const channel = new MessageChannel();
+  channels.push(channel);
+  const server = serve<LabApi, LabEvents>(channel.port1 as unknown as RpcPort, LAB_TAG, labHandlers(async () => lab));
+  const lab = new Lab((s) => server.emit('status', s));
+  const client = new RpcClient<LabApi, LabEvents>(channel.port2 as unknown as RpcPort, LAB_TAG);
+  const init = await client.request('init', { options: { ...OPTIONS, ...options } }).promise;
+  return { client, init };
+}
+
+const TEA = 'Black tea is fully oxidised before drying. Green tea is steamed to stop oxidation. Oolong sits between the two.';
+const HARBOUR = 'The harbour opens at dawn. Fishing boats leave before six.';
+
+const span = (doc: string, text: string, part: string) => ({ doc, start: text.indexOf(part), end: text.indexOf(part) + part.length, text: part });
+
+describe('the question set in the worker', () => {
+  it('keeps marked questions across a reload; a removed document leaves its question saying so, and adding it back restores it', async () => {
+    g.indexedDB = new IDBFactory();
+    const first = await startLab({ fresh: true });
+    const added = await first.client.request('addText', { name: 'Pasted text 1', text: TEA }).promise;
+    const tea = added.added[0]!.id;
+    const harbour = (await first.client.request('addText', { name: 'Pasted text 2', text: HARBOUR }).promise).added[0]!.id;
+    const r = await first.client.request('questionsAdd', {
+      questions: [
+        { question: '  How is green tea treated? ', answers: [span(tea, TEA, 'Green tea is steamed to stop oxidation.')], source: { kind: 'marked' } },
+        { question: 'When do the boats leave?', answers: [span(harbour, HARBOUR, 'Fishing boats leave before six.')], source: { kind: 'marked' } },
+        { question: 'Who owns the harbour?', answers: [], unanswerable: true, source: { kind: 'marked' } },
+      ],
+    }).promise;
+    expect(r.skipped).toEqual([]);
+    expect(r.added).toHaveLength(3);
+    expect(r.set.questions.map((q) => q.question)).toEqual(['How is green tea treated?', 'When do the boats leave?', 'Who owns the harbour?']);
+
+    // A reload: a new lab over the same storage.
+    const second = await startLab();
+    const listed = await second.client.request('questionsList', {}).promise;
+    expect(listed.questions.map((q) => [q.question, q.answers.map((a) => a.text), q.unanswerable ?? false])).toEqual([
+      ['How is green tea treated?', ['Green tea is steamed to stop oxidation.'], false],
+      ['When do the boats leave?', ['Fishing boats leave before six.'], false],
+      ['Who owns the harbour?', [], true],
+    ]);
+
+    // Adding a document keeps the set as it is.
+    await second.client.request('addText', { name: 'Pasted text 3', text: 'Rain fell all week in the valley.' }).promise;
+    expect((await second.client.request('questionsList', {}).promise).questions.every((q) => !q.missingDocs)).toBe(true);
+
+    await second.client.request('removeDocument', { docId: harbour }).promise;
+    const after = await second.client.request('questionsList', {}).promise;
+    expect(after.questions).toHaveLength(3);
+    expect(after.questions.map((q) => q.missingDocs ?? [])).toEqual([[], [harbour], []]);
+    // And after another reload it still says so.
+    const third = await startLab();
+    expect((await third.client.request('questionsList', {}).promise).questions[1]!.missingDocs).toEqual([harbour]);
+    // The same text added again has the same id: the question is whole again.
+    await third.client.request('addText', { name: 'Pasted text 2', text: HARBOUR }).promise;
+    expect((await third.client.request('questionsList', {}).promise).questions[1]!.missingDocs).toBeUndefined();
+  });
+
+  it('adds many at once, skipping with one line each the questions whose spans do not fit their document', async () => {
+    g.indexedDB = new IDBFactory();
+    const { client } = await startLab({ fresh: true });
+    const tea = (await client.request('addText', { name: 'Pasted text 1', text: TEA }).promise).added[0]!.id;
+    const questions: NewQuestion[] = [
+      { id: 'g1', question: 'What sits between black and green tea?', answers: [span(tea, TEA, 'Oolong')], source: { kind: 'generated', model: 'TestLM' }, type: 'specific' },
+      { id: 'g2', question: 'Out of range?', answers: [{ doc: tea, start: 100, end: 200, text: 'x' }], source: { kind: 'generated', model: 'TestLM' } },
+      { id: 'g3', question: 'Wrong text?', answers: [{ doc: tea, start: 0, end: 5, text: 'Green' }], source: { kind: 'generated', model: 'TestLM' } },
+      { id: 'g1', question: 'Taken id, unknown document', answers: [{ doc: 'gone-doc', start: 0, end: 4, text: 'Rain' }], source: { kind: 'imported', file: 'set.jsonl' } },
+      { question: '', answers: [], source: { kind: 'marked' } },
+    ];
+    const r = await client.request('questionsAdd', { questions, run: { model: 'TestLM', asked: 4, kept: 1, rejected: { 'answer-not-found': 2, duplicate: 1 } } }).promise;
+    expect(r.skipped).toEqual([
+      `"Out of range?" was not added: an answer span (100–200) falls outside "Pasted text 1" (${TEA.length} characters).`,
+      '"Wrong text?" was not added: an answer span\'s text differs from "Pasted text 1" at 0–5.',
+      'question 5 was not added: it has no question text.',
+    ]);
+    expect(r.added[0]).toBe('g1');
+    expect(r.added[1]).not.toBe('g1');
+    expect(r.set.questions[1]!.missingDocs).toEqual(['gone-doc']);
+    expect(sourcesLine(r.set)).toBe('1 generated by TestLM, of 4 asked; 3 rejected · 1 imported');
+
+    // Update and delete.
+    const edited = await client.request('questionsUpdate', { question: { ...r.set.questions[0]!, question: 'Which tea sits between the two?' } }).promise;
+    expect(edited.questions[0]!.question).toBe('Which tea sits between the two?');
+    const left = await client.request('questionsDelete', { ids: ['g1'] }).promise;
+    expect(left.questions.map((q) => q.question)).toEqual(['Taken id, unknown document']);
+  });
+
+  it('evaluates on the question set like on an imported one, saying where its questions came from; unanswerable ones are counted, not measured', async () => {
+    g.indexedDB = new IDBFactory();
+    const { client } = await startLab({ fresh: true });
+    const tea = (await client.request('addText', { name: 'Pasted text 1', text: TEA }).promise).added[0]!.id;
+    await client.request('questionsAdd', {
+      questions: [
+        { question: 'How is green tea treated?', answers: [span(tea, TEA, 'Green tea is steamed to stop oxidation.')], source: { kind: 'marked' } },
+        { question: 'What happens to black tea before drying?', answers: [span(tea, TEA, 'Black tea is fully oxidised before drying.')], source: { kind: 'marked' } },
+        { question: 'Is tea grown on the moon?', answers: [], unanswerable: true, source: { kind: 'marked' } },
+        { question: 'Which tea sits between the two?', answers: [span(tea, TEA, 'Oolong sits between the two.')], source: { kind: 'generated', model: 'TestLM' } },
+      ],
+    }).promise;
+    const spec: EvalRunSpec = {
+      strategies: ['sentence'],
+      retrievers: ['bm25'],
+      budgets: [40],
+      windows: false,
+      thresholds: false,
+      rrfGrid: false,
+      headers: false,
+      rerank: false,
+      current: retrievalParams(),
+      metric: 'answerInContext',
+      questions: { subset: 'all' },
+    };
+    const all = await client.request('evalRun', { spec }).promise;
+    expect(all.set).toMatchObject({ name: 'Question set', format: 'questions', questions: 3 });
+    expect(all.questionSet).toEqual({
+      subset: 'all',
+      sources: '3 marked by you · 1 generated by TestLM · 1 unanswerable question kept but left out of retrieval metrics',
+      counts: { marked: 2, generated: 1, imported: 0 },
+      unanswerable: 1,
+      missing: 0,
+    });
+    expect(all.questions.map((q) => q.source)).toEqual(['marked', 'marked', 'generated']);
+    // Each question's own sentence is the best BM25 hit: every answer is in the context.
+    expect(all.points[0]!.metrics.answerInContext).toBe(1);
+    expect(all.points[0]!.perQuestion).toHaveLength(3);
+
+    const marked = await client.request('evalRun', { spec: { ...spec, questions: { subset: 'generated' } } }).promise;
+    expect(marked.questionSet?.counts).toEqual({ marked: 0, generated: 1, imported: 0 });
+    expect(marked.questions.map((q) => q.question)).toEqual(['Which tea sits between the two?']);
+    // Replays read the set the last run measured.
+    const replay = await client.request('evalQuestion', { questionId: marked.questions[0]!.id, points: [{ strategy: 'sentence', retriever: 'bm25', budgetTokens: 40, params: {}, headers: false, rerank: false }] }).promise;
+    expect(replay.points[0]!.found).toBe(true);
+  });
+
+  it('says why there is nothing to evaluate', async () => {
+    g.indexedDB = new IDBFactory();
+    const { client } = await startLab({ fresh: true });
+    await client.request('questionsAdd', { questions: [{ question: 'Anything?', answers: [], unanswerable: true, source: { kind: 'marked' } }] }).promise;
+    const spec = { strategies: ['sentence'], retrievers: ['bm25'], budgets: [40], windows: false, thresholds: false, rrfGrid: false, headers: false, rerank: false, current: retrievalParams(), metric: 'answerInContext', questions: { subset: 'all' } } as EvalRunSpec;
+    await expect(client.request('evalRun', { spec }).promise).rejects.toThrow(
+      'No questions with answers to evaluate (1 unanswerable question kept but left out of retrieval metrics): mark answers while exploring, or generate questions.',
+    );
+  });
+});
+
+describe('questionEvalSet', () => {
+  it('one target per gold span, the spans’ texts as answers; unanswerable and missing-document questions counted and left out', () => {
+    const q = questionEvalSet(
+      [
+        { id: 'a', question: 'A?', answers: [{ doc: 'd', start: 0, end: 3, text: 'abc' }, { doc: 'e', start: 5, end: 7, text: 'xy' }], source: { kind: 'marked' } },
+        { id: 'b', question: 'B?', answers: [], unanswerable: true, source: { kind: 'marked' } },
+        { id: 'c', question: 'C?', answers: [{ doc: 'gone', start: 0, end: 1, text: 'z' }], missingDocs: ['gone'], source: { kind: 'generated' } },
+      ],
+      'all',
+    );
+    expect(q.set.questions).toEqual([{ id: 'a', question: 'A?', answers: ['abc', 'xy'], targets: [{ doc: 'd', grade: 1, spans: [{ start: 0, end: 3 }] }, { doc: 'e', grade: 1, spans: [{ start: 5, end: 7 }] }] }]);
+    expect([q.unanswerable, q.missing, q.kinds]).toEqual([1, 1, ['marked']]);
+  });
+});

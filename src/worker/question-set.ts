@@ -1,0 +1,229 @@
+/**
+ * The corpus's question set, held by the lab worker next to the corpus and stored with it.
+ *
+ * ── For the other engineers (generate dialog, import) ──────────────────────────────────
+ * Add questions through the worker RPC `questionsAdd` (src/worker/question-protocol.ts):
+ *   worker.request('questionsAdd', { questions: NewQuestion[], run?: GenerationRun })
+ * → { set, added: ids, skipped: lines }. Many at once is one request (one store write).
+ * Give `source` ({kind: 'generated', model, passage} / {kind: 'imported', file}); ids are
+ * optional (one is made when missing or taken). A span outside its document, or whose text
+ * differs from the document at that range, skips its question with one line (the others are
+ * kept); a span into a document not in the corpus keeps the question with `missingDocs`.
+ * `questionsList`, `questionsUpdate` and `questionsDelete` read and change the set; the page's
+ * store for it is src/state/question-set.ts (useQuestionSet, refreshQuestions()).
+ * ────────────────────────────────────────────────────────────────────────────────────────
+ *
+ * Questions are never dropped because a document left the corpus: they say which documents
+ * are missing (and come back whole when the same document is added again: ids are content hashes).
+ */
+import type { EvalQuestion, EvalSet } from '../core/eval/dataset';
+import type { GenerationRun, LabelledQuestion, QuestionSet, QuestionSourceKind } from '../core/questions/types';
+import type { Document } from '../core/types';
+import type { NewQuestion, QuestionSetState, QuestionsAddResult, QuestionSubset } from './question-protocol';
+
+const spaces = (s: string) => s.replace(/\s+/g, ' ').trim();
+
+/** Why a question cannot be kept as given, or null; `docs` are the corpus's documents by id. */
+export function questionProblem(q: NewQuestion, docs: ReadonlyMap<string, Document>): string | null {
+  if (typeof q.question !== 'string' || !q.question.trim()) return 'it has no question text';
+  if (!Array.isArray(q.answers)) return 'its answers are not a list';
+  if (!q.unanswerable && q.answers.length === 0) return 'it has neither an answer span nor "unanswerable"';
+  for (const a of q.answers) {
+    if (!a || typeof a.doc !== 'string' || !Number.isInteger(a.start) || !Number.isInteger(a.end) || a.start < 0 || a.end <= a.start) {
+      return 'an answer span is not a document id with a character range (start < end)';
+    }
+    const doc = docs.get(a.doc);
+    if (!doc) continue; // kept, and says the document is missing
+    if (a.end > doc.text.length) return `an answer span (${a.start}–${a.end}) falls outside "${doc.title}" (${doc.text.length} characters)`;
+    if (spaces(doc.text.slice(a.start, a.end)) !== spaces(String(a.text ?? ''))) return `an answer span's text differs from "${doc.title}" at ${a.start}–${a.end}`;
+  }
+  return null;
+}
+
+/** The documents a question points into that are not in the corpus (sorted, each once). */
+export function missingDocsOf(q: Pick<LabelledQuestion, 'answers'>, docIds: ReadonlySet<string>): string[] {
+  return [...new Set(q.answers.map((a) => a.doc).filter((d) => !docIds.has(d)))].sort();
+}
+
+/** What an evaluation on the set runs on, and what it leaves out. */
+export interface QuestionEvalSet {
+  set: EvalSet;
+  /** Source kind of each evaluated question, in the set's order. */
+  kinds: QuestionSourceKind[];
+  /** Kept in the set, left out of retrieval metrics: nothing to retrieve. */
+  unanswerable: number;
+  /** Left out until re-marked: a document they point into was removed. */
+  missing: number;
+}
+
+/**
+ * The question set as an EvalSet, judged against the corpus: one target per gold span (a
+ * question is found when a block holds any of its spans whole), the spans' texts as its
+ * answers. Unanswerable questions and those pointing into removed documents are left out (counted).
+ */
+export function questionEvalSet(questions: readonly LabelledQuestion[], subset: QuestionSubset, name = 'Question set'): QuestionEvalSet {
+  const chosen = questions.filter((q) => subset === 'all' || q.source.kind === subset);
+  const out: EvalQuestion[] = [];
+  const kinds: QuestionSourceKind[] = [];
+  let unanswerable = 0;
+  let missing = 0;
+  for (const q of chosen) {
+    if (q.unanswerable || !q.answers.length) {
+      unanswerable++;
+      continue;
+    }
+    if (q.missingDocs?.length) {
+      missing++;
+      continue;
+    }
+    out.push({ id: q.id, question: q.question, answers: [...new Set(q.answers.map((a) => a.text))], targets: q.answers.map((a) => ({ doc: a.doc, grade: 1, spans: [{ start: a.start, end: a.end }] })) });
+    kinds.push(q.source.kind);
+  }
+  return { set: { name, docs: [], questions: out, skipped: [] }, kinds, unanswerable, missing };
+}
+
+const count = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
+
+/**
+ * Where the set's questions came from, in one line: "18 marked by you · 42 generated by M, of 60
+ * asked; 11 rejected · 5 imported". Written here because the core's describeSources() was not
+ * there yet when this was built; the words are the issue's.
+ */
+export function sourcesLine(set: QuestionSet): string {
+  const by = (k: QuestionSourceKind) => set.questions.filter((q) => q.source.kind === k);
+  const parts: string[] = [];
+  const marked = by('marked').length;
+  if (marked) parts.push(`${marked.toLocaleString('en')} marked by you`);
+  const generated = by('generated');
+  if (generated.length) {
+    const models = [...new Set(generated.map((q) => q.source.model ?? 'a model'))];
+    const runs = (set.runs ?? []).filter((r) => models.includes(r.model));
+    const asked = runs.reduce((n, r) => n + r.asked, 0);
+    const rejected = runs.reduce((n, r) => n + Object.values(r.rejected).reduce((a, b) => a + (b ?? 0), 0), 0);
+    parts.push(`${generated.length.toLocaleString('en')} generated by ${models.join(', ')}${runs.length ? `, of ${asked.toLocaleString('en')} asked; ${rejected.toLocaleString('en')} rejected` : ''}`);
+  }
+  const imported = by('imported').length;
+  if (imported) parts.push(`${imported.toLocaleString('en')} imported`);
+  return parts.length ? parts.join(' · ') : 'no questions';
+}
+
+/** What left-out questions add to a run's source line. */
+export function leftOutLine(unanswerable: number, missing: number): string {
+  const parts = [];
+  if (unanswerable) parts.push(`${count(unanswerable, 'unanswerable question')} kept but left out of retrieval metrics`);
+  if (missing) parts.push(`${count(missing, 'question')} into removed documents left out until re-marked`);
+  return parts.join('; ');
+}
+
+let counter = 0;
+/** A new question id: time and a counter, unique in this worker (and across reloads). */
+function newId(): string {
+  return `q-${Date.now().toString(36)}-${(counter++).toString(36)}`;
+}
+
+/** The set, kept in order of addition. `docs()` gives the corpus's documents as they are now. */
+export class QuestionBook {
+  private questions: LabelledQuestion[] = [];
+  private runs: GenerationRun[] = [];
+
+  /** `save` keeps the set (the lab's IndexedDB); called after every change. */
+  constructor(
+    private readonly docs: () => readonly Document[],
+    private readonly save: (set: QuestionSet) => Promise<void> = async () => undefined,
+  ) {}
+
+  private docMap(): Map<string, Document> {
+    return new Map(this.docs().map((d) => [d.id, d]));
+  }
+
+  /** The stored set back (a reload), its missing documents checked against the corpus. */
+  restore(saved: QuestionSet | null | undefined): void {
+    this.questions = Array.isArray(saved?.questions) ? saved.questions.filter((q) => q && typeof q.id === 'string' && Array.isArray(q.answers)) : [];
+    this.runs = Array.isArray(saved?.runs) ? saved.runs : [];
+    this.reconcile();
+  }
+
+  /** After the corpus changed: missing documents rechecked, and the set stored when any changed. */
+  async corpusChanged(): Promise<void> {
+    if (this.reconcile()) await this.save(this.saved());
+  }
+
+  /** Rechecks every question's missing documents against the corpus; true when any changed. */
+  reconcile(): boolean {
+    const ids = new Set(this.docs().map((d) => d.id));
+    let changed = false;
+    this.questions = this.questions.map((q) => {
+      const missing = missingDocsOf(q, ids);
+      if (JSON.stringify(missing) === JSON.stringify(q.missingDocs ?? [])) return q;
+      changed = true;
+      const { missingDocs: _old, ...rest } = q;
+      return missing.length ? { ...rest, missingDocs: missing } : rest;
+    });
+    return changed;
+  }
+
+  state(): QuestionSetState {
+    return { questions: this.questions.map((q) => ({ ...q })), runs: [...this.runs] };
+  }
+
+  get all(): readonly LabelledQuestion[] {
+    return this.questions;
+  }
+
+  async add(list: readonly NewQuestion[], run?: GenerationRun): Promise<QuestionsAddResult> {
+    const docs = this.docMap();
+    const ids = new Set(this.questions.map((q) => q.id));
+    const added: string[] = [];
+    const skipped: string[] = [];
+    const now = new Date().toISOString();
+    list.forEach((q, i) => {
+      const problem = questionProblem(q, docs);
+      const label = typeof q.question === 'string' && q.question.trim() ? `"${spaces(q.question).slice(0, 80)}"` : `question ${i + 1}`;
+      if (problem) {
+        skipped.push(`${label} was not added: ${problem}.`);
+        return;
+      }
+      let id = typeof q.id === 'string' && q.id ? q.id : newId();
+      while (ids.has(id)) id = newId();
+      ids.add(id);
+      const clean = this.clean({ ...q, id, updated: q.updated ?? now }, docs);
+      this.questions.push(clean);
+      added.push(id);
+    });
+    if (run) this.runs.push(run);
+    if (added.length || run) await this.save(this.saved());
+    return { set: this.state(), added, skipped };
+  }
+
+  /** Replaces the question with this id; a problem with it is thrown as one line (the set unchanged). */
+  async update(q: LabelledQuestion): Promise<QuestionSetState> {
+    const at = this.questions.findIndex((x) => x.id === q.id);
+    if (at < 0) throw new Error('that question is no longer in the set');
+    const docs = this.docMap();
+    const problem = questionProblem(q, docs);
+    if (problem) throw new Error(`The question was not saved: ${problem}.`);
+    this.questions[at] = this.clean({ ...q, updated: new Date().toISOString() }, docs);
+    await this.save(this.saved());
+    return this.state();
+  }
+
+  async delete(ids: readonly string[]): Promise<QuestionSetState> {
+    const gone = new Set(ids);
+    this.questions = this.questions.filter((q) => !gone.has(q.id));
+    await this.save(this.saved());
+    return this.state();
+  }
+
+  /** The set as stored (questions and runs), for persistence. */
+  saved(): QuestionSet {
+    return { questions: this.questions, runs: this.runs };
+  }
+
+  /** Trimmed text, spans' text taken from their documents, unanswerable with no spans, missing documents set. */
+  private clean(q: LabelledQuestion, docs: ReadonlyMap<string, Document>): LabelledQuestion {
+    const { missingDocs: _m, unanswerable, ...rest } = q;
+    const answers = unanswerable ? [] : q.answers.map((a) => ({ doc: a.doc, start: a.start, end: a.end, text: docs.get(a.doc)?.text.slice(a.start, a.end) ?? a.text }));
+    const missing = missingDocsOf({ answers }, new Set(docs.keys()));
+    return { ...rest, question: q.question.trim(), answers, ...(unanswerable ? { unanswerable: true } : {}), ...(missing.length ? { missingDocs: missing } : {}) };
+  }
+}
