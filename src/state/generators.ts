@@ -18,6 +18,11 @@ export interface GenerateOptions {
   onToken?: (text: string) => void;
   maxTokens: number;
   temperature: number;
+  /**
+   * OpenAI structured outputs (`response_format`, e.g. a JSON schema): sent by an endpoint; the
+   * in-browser model gets the same prompt without it (its reply is parsed tolerantly anyway).
+   */
+  responseFormat?: Record<string, unknown>;
 }
 
 export interface Generator {
@@ -78,6 +83,7 @@ export class EndpointGenerator implements Generator {
       temperature: options.temperature,
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.onToken ? { onToken: options.onToken } : {}),
+      ...(options.responseFormat ? { responseFormat: options.responseFormat } : {}),
     }).catch((e: unknown) => {
       throw blockedByPolicy(e, this.endpoint.baseUrl) ?? e;
     });

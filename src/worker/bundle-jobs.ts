@@ -8,7 +8,7 @@ import type { Embedder } from '../core/embed/embedder';
 import type { RetrievalEngine } from '../core/engine';
 import type { EvalSet } from '../core/eval/dataset';
 import { exportBundle } from '../core/export/bundle';
-import type { QuestionInput } from '../core/export/golden';
+import { labelledGoldenInputs, type QuestionInput } from '../core/export/golden';
 import { MANIFEST } from '../core/export/format';
 import { importBundle, type BundleReads, type ImportOptions, type ImportResult } from '../core/export/import';
 import { parseManifest, type Manifest } from '../core/export/manifest';
@@ -17,8 +17,17 @@ import { asRefusal } from './bundle-refusal';
 import { openBundleBlob, unzipBundle, zipBundle } from './bundle-zip';
 import { labError, type ExportProgress, type ExportRequest, type ExportSummary } from './protocol';
 
-/** The golden run's questions: the labelled set's (with answers and targets in this corpus), or typed ones. */
+/**
+ * The golden run's questions: the labelled set's (with answers and targets in this corpus), the
+ * corpus's question set (answerable questions with their gold spans), or typed ones.
+ */
 export function goldenQuestions(req: ExportRequest, engine: RetrievalEngine, evalSet: EvalSet | null): QuestionInput[] {
+  if (req.questions.source === 'question-set') {
+    const { inputs } = labelledGoldenInputs(req.questions.questions, engine.corpus.docs.map((d) => d.id));
+    // Arrives as 'failed' with this sentence (no lab error code fits: the set exists but has nothing to find).
+    if (!inputs.length) throw new Error('the question set has no answerable question in these documents (unanswerable ones, and those whose documents were removed, have nothing to find)');
+    return inputs;
+  }
   if (req.questions.source === 'typed') {
     const typed = req.questions.questions.map((q) => q.trim()).filter(Boolean);
     return [...new Set(typed)].map((question, i) => ({ id: `typed-${i + 1}`, question }));

@@ -6,6 +6,7 @@ import { l2normalize } from '../index/vector-index';
 import { retrievalParams, type RetrievalParams, type RetrieverName, type UnitKind } from '../retrieve/params';
 import type { ContextBlock } from '../types';
 import type { SqlStrategy } from './manifest';
+import type { LabelledQuestion } from '../questions/types';
 
 /** Unit kind each SQL strategy retrieves (as the lab's STRATEGY_UNIT). */
 export const SQL_STRATEGY_UNIT: Record<SqlStrategy, UnitKind> = { naive: 'chunk', sentence: 'sentence', window: 'sentence', automerge: 'leaf' };
@@ -131,4 +132,36 @@ export async function goldenRun(
     }
   }
   return { docIds, byDocument, questions, runs };
+}
+
+/**
+ * The corpus's question set as golden questions: each answerable question with its gold spans
+ * in the exported documents (targets by document, the spans' texts as answers), so the bundle
+ * carries metrics too. Left out, and counted: unanswerable questions (nothing to find),
+ * questions whose documents were removed, and spans in documents the corpus no longer holds.
+ */
+export function labelledGoldenInputs(questions: readonly LabelledQuestion[], docIds: readonly string[]): { inputs: QuestionInput[]; left: { unanswerable: number; missing: number } } {
+  const have = new Set(docIds);
+  const inputs: QuestionInput[] = [];
+  const left = { unanswerable: 0, missing: 0 };
+  for (const q of questions) {
+    if (q.unanswerable || q.answers.length === 0) {
+      left.unanswerable++;
+      continue;
+    }
+    const spans = q.answers.filter((a) => have.has(a.doc));
+    if (q.missingDocs?.length || spans.length === 0) {
+      left.missing++;
+      continue;
+    }
+    const byDoc = new Map<string, { start: number; end: number }[]>();
+    for (const s of spans) byDoc.set(s.doc, [...(byDoc.get(s.doc) ?? []), { start: s.start, end: s.end }]);
+    inputs.push({
+      id: q.id,
+      question: q.question,
+      answers: [...new Set(spans.map((s) => s.text))],
+      targets: [...byDoc].map(([doc, s]) => ({ doc, grade: 1, spans: s })),
+    });
+  }
+  return { inputs, left };
 }
