@@ -32,7 +32,7 @@ export const GENERATOR_MODELS: LocalGeneratorInfo[] = [
     webgpuOnly: true,
   },
   { id: TEST_GENERATOR_ID, label: 'TEST MODEL (always gives one fixed answer)', dtype: 'fp32', sizeMB: 0.7, contextTokens: 2048, testModel: true },
-  { id: TEST_QUESTION_WRITER_ID, label: 'TEST MODEL question writer (always writes one fixed JSON question)', dtype: 'fp32', sizeMB: 0.7, contextTokens: 2048, testModel: true },
+  { id: TEST_QUESTION_WRITER_ID, label: 'Question writer, TEST MODEL (always writes one fixed JSON question)', dtype: 'fp32', sizeMB: 0.7, contextTokens: 2048, testModel: true },
 ];
 
 export function generatorInfo(id: string): LocalGeneratorInfo | undefined {
