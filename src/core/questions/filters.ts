@@ -1,0 +1,110 @@
+/**
+ * The filters a generated question must pass, each alone testable, each threshold a named
+ * default: the don't-know filter (AutoRAG's), near-duplicates (token Jaccard), and the copy
+ * share (how many of the question's content words the passage already has: copied questions
+ * favour BM25, so the worst are dropped and every question records its share).
+ */
+import { analyze } from '../index/analyzer';
+import { words } from '../segment/words';
+
+/** A question whose normalised word set overlaps a kept one's by MORE than this (Jaccard) is a near-duplicate. */
+export const DUPLICATE_THRESHOLD = 0.7;
+/** A question whose copy share is MORE than this is dropped (0.8: with five content words, all five copied). */
+export const COPY_SHARE_THRESHOLD = 0.8;
+
+export interface Thresholds {
+  /** Lowest token F1 of a fuzzy answer match (locate.ts FUZZY_THRESHOLD). */
+  fuzzy: number;
+  duplicate: number;
+  copyShare: number;
+}
+
+/**
+ * Replies that say "I cannot answer" instead of answering, in the lab's main languages. Whole
+ * answers for single words ("unknown" inside a quoted span is kept), phrases anywhere.
+ */
+const DONT_KNOW_WHOLE = [
+  'unknown', 'none', 'n/a', 'na', 'no answer', 'not applicable', 'nothing', 'null', 'unanswerable',
+  'desconhecido', 'nenhum', 'nenhuma', 'desconocido', 'ninguno', 'ninguna', 'inconnu', 'aucun', 'aucune', 'unbekannt', 'keine',
+  '未知', '无', '無', '不知道', '不明',
+];
+const DONT_KNOW_PHRASES = [
+  /\b(?:i|we) (?:do not|don'?t|cannot|can'?t) (?:know|tell|say|find)\b/,
+  /\bnot (?:in|found in|present in|mentioned in|stated in|given in|provided in|contained in) the (?:passage|text|context|document)/,
+  /\b(?:is|are) not (?:mentioned|stated|given|provided|specified|available)\b/,
+  /\b(?:cannot|can'?t|could not|couldn'?t) be (?:answered|determined|found)\b/,
+  /\bno (?:answerable|relevant|such) (?:fact|question|information)/,
+  /\b(?:the passage|the text|the context) (?:does not|doesn'?t) (?:say|mention|contain|state|provide)/,
+  /\bnao (?:sei|ha informacao|e possivel responder|esta no (?:trecho|texto|passagem)|e mencionad)/,
+  /\bno (?:lo )?se\b|\bno (?:se menciona|hay informacion|es posible responder|esta en el (?:texto|pasaje))/,
+  /\bje ne sais pas\b|\bpas (?:mentionne|dans le (?:texte|passage))|\bne peut pas etre repondu/,
+  /\bich wei(?:ss|ß) (?:es )?nicht\b|\bnicht (?:im text|erwahnt|angegeben)/,
+  /无法回答|無法回答|没有提到|沒有提到|未提及|文中没有|文中沒有/,
+];
+
+/** Lower case, accents folded, spaces collapsed, end punctuation dropped. */
+function fold(s: string): string {
+  return s.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase().replace(/\s+/g, ' ').trim().replace(/^["'“”‘’«»]+|["'“”‘’«».!?。！？]+$/gu, '').trim();
+}
+
+/** True when the answer says the passage does not answer (or is empty): AutoRAG's don't-know filter. */
+export function isDontKnow(answer: string): boolean {
+  const a = fold(answer);
+  if (!a) return true;
+  if (DONT_KNOW_WHOLE.includes(a)) return true;
+  return DONT_KNOW_PHRASES.some((re) => re.test(a));
+}
+
+/** Normalised word set of a text (the lab's word segmentation, case and accents folded). */
+export function wordSet(text: string, language = 'en'): Set<string> {
+  return new Set(words(text, language));
+}
+
+/** Jaccard similarity of two word sets (0 when both are empty). */
+export function jaccard(a: Set<string>, b: Set<string>): number {
+  if (!a.size && !b.size) return 0;
+  let common = 0;
+  for (const t of a) if (b.has(t)) common++;
+  return common / (a.size + b.size - common);
+}
+
+/** The kept question `question` most resembles, when above the threshold: its index and similarity. */
+export function findNearDuplicate(question: string, kept: readonly string[], language = 'en', threshold = DUPLICATE_THRESHOLD): { index: number; similarity: number } | null {
+  const q = wordSet(question, language);
+  let best: { index: number; similarity: number } | null = null;
+  kept.forEach((k, index) => {
+    const similarity = jaccard(q, wordSet(k, language));
+    if (similarity > threshold && (!best || similarity > best.similarity)) best = { index, similarity };
+  });
+  return best;
+}
+
+/**
+ * Question words, folded as terms are: a question needs them whatever the passage says, so
+ * they are not content words (the stop-word lists lack some, e.g. English "when").
+ */
+const QUESTION_WORDS = new Set([
+  'what', 'when', 'where', 'who', 'whom', 'whose', 'which', 'why', 'how',
+  'quando', 'onde', 'quem', 'qual', 'quais', 'como', 'porque', 'cuando', 'donde', 'quien', 'quienes', 'cual', 'cuales', 'por',
+  'quand', 'ou', 'qui', 'quel', 'quelle', 'quels', 'quelles', 'comment', 'pourquoi', 'wann', 'wo', 'wer', 'wen', 'wem', 'welche', 'welcher', 'welches', 'wie', 'warum',
+]);
+
+/**
+ * Share (0–1) of the question's content words (the analyzer's words with the language's stop
+ * words and question words dropped, unstemmed: "verbatim") that occur in the passage. 0 for a question without
+ * content words. Rounded to 4 decimals so it reads and compares the same everywhere.
+ */
+export function copyShare(question: string, passage: string, language = 'en'): number {
+  const content = analyze(question, language, 'words+stop').filter((t) => t && !QUESTION_WORDS.has(t));
+  if (!content.length) return 0;
+  const inPassage = new Set(analyze(passage, language, 'words+stop'));
+  const found = content.filter((t) => inPassage.has(t)).length;
+  return Math.round((found / content.length) * 1e4) / 1e4;
+}
+
+/** The copy share of each question as a histogram of `bins` equal bins over [0, 1] (the last includes 1). */
+export function copyShareHistogram(shares: readonly number[], bins = 5): number[] {
+  const out = new Array<number>(bins).fill(0);
+  for (const s of shares) out[Math.min(bins - 1, Math.floor(s * bins))]! += 1;
+  return out;
+}
