@@ -32,6 +32,8 @@ export interface StreamOptions {
   onToken?: (text: string) => void;
   temperature?: number;
   maxTokens?: number;
+  /** Sent as `response_format` (OpenAI structured outputs, e.g. {type: 'json_schema', json_schema: {…}}). */
+  responseFormat?: Record<string, unknown>;
   /** Replaces the global fetch (tests, proxies). It is called unbound, as a plain function. */
   fetch?: typeof fetch;
 }
@@ -99,6 +101,7 @@ function requestBody(endpoint: EndpointConfig, messages: ChatMessage[], options:
   const body: Record<string, unknown> = { model: endpoint.model, messages: messages.map(({ role, content }) => ({ role, content })), stream: true };
   if (typeof options.temperature === 'number' && Number.isFinite(options.temperature)) body.temperature = options.temperature;
   if (typeof options.maxTokens === 'number' && Number.isFinite(options.maxTokens)) body.max_tokens = options.maxTokens;
+  if (options.responseFormat) body.response_format = options.responseFormat;
   return JSON.stringify(body);
 }
 
