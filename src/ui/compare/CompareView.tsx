@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { openBlock, sentenceSpans, type SentenceSpan } from '../../state/controller';
 import type { BlockView, ColumnResult } from '../../worker/protocol';
 import { BlockSource } from '../results/BlockCard';
+import { MarkAnswer } from '../questions/MarkAnswer';
 import { plural } from '../results/format';
 import { shortLabel } from './labels';
 import { markSentences, pairOverlap, sentenceIds } from './overlap';
@@ -165,6 +166,8 @@ function CompareBlock({ block, rank, column, other, spans }: BlockProps) {
           Open block {rank}
         </button>
       </footer>
+      {/* Its text carries words for screen readers ("[shared]"): marked by sentences, not by selection. */}
+      <MarkAnswer block={block} rank={rank} />
     </article>
   );
 }

@@ -5,6 +5,7 @@ import { closeDocument } from '../../state/controller';
 import { useResults } from '../../state/stores';
 import type { BlockView } from '../../worker/protocol';
 import { pagesLabel, sectionPathLabel } from '../results/format';
+import { DocMark } from '../questions/DocMark';
 import { enclosingSection, joinAcrossWhitespace, nestRanges, overlapsAny, paragraphs, type RangeNode, type Span } from './ranges';
 import './docview.css';
 
@@ -99,6 +100,7 @@ export function DocumentView() {
               : `its section${loaded ? (section ? ` (${section.title || 'untitled'})` : ' (none: the whole document)') : ''}`}
           </li>
         </ul>
+        <DocMark doc={loaded} block={block} textRef={textRef} />
       </div>
       {block.header && (
         <blockquote className="docview-header">
@@ -154,8 +156,9 @@ function DocumentText({ doc, block, section }: { doc: Document; block: BlockView
 
 /** A paragraph: plain text unless a range overlaps it (then memo skips it on selection changes). */
 const Paragraph = memo(function Paragraph({ text, start, end, levels }: { text: string; start: number; end: number; levels: Span[][] | null }) {
-  if (!levels) return <p>{text.slice(start, end)}</p>;
-  return <p>{renderNodes(text, nestRanges(start, end, levels))}</p>;
+  // data-start: where a selection in it lies in the document (marking an answer).
+  if (!levels) return <p data-start={start}>{text.slice(start, end)}</p>;
+  return <p data-start={start}>{renderNodes(text, nestRanges(start, end, levels))}</p>;
 });
 
 function renderNodes(text: string, nodes: RangeNode[]): ReactNode[] {

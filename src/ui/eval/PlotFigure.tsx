@@ -1,5 +1,6 @@
 import * as Plot from '@observablehq/plot';
 import { useEffect, useRef, type ReactNode } from 'react';
+import { useQuestionSource } from './source-context';
 
 interface Props {
   /** The figure's accessible name. */
@@ -13,6 +14,7 @@ interface Props {
 /** One Observable Plot chart: built in an effect and appended to a div (replacing the previous one). */
 export function PlotFigure({ label, caption, options, note }: Props) {
   const ref = useRef<HTMLDivElement>(null);
+  const source = useQuestionSource();
   useEffect(() => {
     const el = ref.current;
     if (!el) return;
@@ -31,7 +33,10 @@ export function PlotFigure({ label, caption, options, note }: Props) {
     <figure className="eval-figure" aria-label={label}>
       <div ref={ref} className="eval-plot" />
       {!options && note && <p className="eval-note">{note}</p>}
-      <figcaption>{caption}</figcaption>
+      <figcaption>
+        {caption}
+        {source && <span className="eval-sources"> {source}</span>}
+      </figcaption>
     </figure>
   );
 }

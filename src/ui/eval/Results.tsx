@@ -22,6 +22,8 @@ import {
   vsBaseline,
 } from './analysis';
 import { QuestionDrill } from './QuestionDrill';
+import { disagreementSentence, sourceDisagreements } from './by-source';
+import { QuestionSourceContext, useQuestionSource } from './source-context';
 import { useEvalSettings } from './settings';
 
 /** The charts (Observable Plot and d3) load only when a run has results. */
@@ -53,10 +55,26 @@ function download(text: string, name: string, type: string): void {
 }
 
 function Recommendations({ recs }: { recs: Recommendation[] }) {
+  const source = useQuestionSource();
   return (
     <div className="eval-recs" role="note" aria-label="Recommendation">
       {recs.map((r) => (
         <p key={r.budgetTokens}>{recommendationSentence(r)}</p>
+      ))}
+      {source && <p className="eval-sources">{source}</p>}
+    </div>
+  );
+}
+
+/** Marked and generated questions measured apart, when they do not agree on what is best. */
+function SourceDisagreements({ result, metric }: { result: EvalRunResult; metric: MetricName }) {
+  const info = result.questionSet;
+  const differs = useMemo(() => (info && info.counts.marked > 0 && info.counts.generated > 0 ? sourceDisagreements(result, metric) : []), [result, info, metric]);
+  if (!info || !differs.length) return null;
+  return (
+    <div className="eval-differs" role="note" aria-label="Marked and generated questions disagree">
+      {differs.map((d) => (
+        <p key={d.budgetTokens}>{disagreementSentence(d, info.counts)}</p>
       ))}
     </div>
   );
@@ -67,12 +85,14 @@ function BestTable({ recs, metric }: { recs: Recommendation[]; metric: MetricNam
   const bestOf = new Set(recs.map((r) => r.best));
   const recOf = new Map(recs.map((r) => [r.budgetTokens, r]));
   const baseline = strategyWords(BASELINE);
+  const source = useQuestionSource();
   return (
     <div className="eval-table-wrap" tabIndex={0} role="group" aria-label="Table of the best points (scrolls sideways when narrow)">
       <table className="eval-table" aria-label="Best point per strategy and budget">
         <caption>
           Best point per strategy and budget, by {METRIC_LABELS[metric]} (the budget’s best in bold). Under each value, its 95 % bootstrap interval over the
           questions; the last column, the paired difference from the best {baseline} at that budget.
+          {source && <span className="eval-sources"> {source}</span>}
         </caption>
         <thead>
           <tr>
@@ -145,7 +165,9 @@ export function Results() {
   const recs = useMemo(() => (result ? recommendationsFor(result, metric) : []), [result, metric]);
   if (!result) return null;
   const runMetric = result.recommendations[0]?.metric;
+  const source = result.questionSet ? `Questions: ${result.questionSet.sources}.` : null;
   return (
+    <QuestionSourceContext.Provider value={source}>
     <section className="eval-step eval-results" aria-labelledby="eval-results-title">
       <h2 id="eval-results-title">3 · Results</h2>
       <p className="small">
@@ -154,6 +176,7 @@ export function Results() {
         {runMetric && runMetric !== metric ? ' (changed after the run; recomputed here)' : ''}.
       </p>
       {recs.length > 0 ? <Recommendations recs={recs} /> : <p className="eval-note">The run measured no points.</p>}
+      <SourceDisagreements result={result} metric={metric} />
       <Suspense fallback={<p className="eval-note">Drawing the charts…</p>}>
         <EvalCharts points={result.points} recs={recs} metric={metric} />
       </Suspense>
@@ -161,5 +184,6 @@ export function Results() {
       <Exports result={result} recs={recs} />
       <QuestionDrill result={result} recs={recs} />
     </section>
+    </QuestionSourceContext.Provider>
   );
 }

@@ -7,6 +7,7 @@ import { useCorpus, useEval } from '../../state/stores';
 import { plural } from '../results/format';
 import { METRIC_LABELS, RUN_METRICS, estimatePoints, parseBudgets, runSpec } from './analysis';
 import { toggle, useEvalSettings, type EvalSettings } from './settings';
+import { QuestionChoice, useQuestionChoice } from './QuestionChoice';
 
 const set = (change: Partial<EvalSettings>) => useEvalSettings.setState(change);
 
@@ -43,7 +44,6 @@ function Progress() {
 /** Step 2: what to sweep, its size, and the run with progress and cancel. */
 export function RunSettings() {
   const s = useEvalSettings();
-  const evalSet = useEval((x) => x.set);
   const running = useEval((x) => x.running);
   const runError = useEval((x) => x.runError);
   const embedder = useCorpus((x) => x.status?.embedder);
@@ -55,8 +55,9 @@ export function RunSettings() {
   const parsed = parseBudgets(s.budgetsText);
   const spec = runSpec({ ...s, budgets: parsed.budgets ?? [] }, available);
   const points = parsed.budgets ? estimatePoints(spec) : 0;
-  const problem = !evalSet
-    ? 'Import a labelled set first.'
+  const choice = useQuestionChoice();
+  const problem = choice.problem
+    ? choice.problem
     : !spec.strategies.length
       ? 'Choose at least one strategy.'
       : !spec.retrievers.length
@@ -68,12 +69,13 @@ export function RunSettings() {
     embedder?.state === 'loading' ? 'the embedding model is loading' : embedder?.state === 'failed' ? 'the embedding model failed to load' : 'no embedding model is loaded';
   const run = () => {
     if (problem) return;
-    void runEvaluation(spec);
+    void runEvaluation(choice.onSet ? { ...spec, questions: { subset: s.subset } } : spec);
   };
   return (
     <section className="eval-step" aria-labelledby="eval-run-title">
       <h2 id="eval-run-title">2 · Run settings</h2>
       <div className="eval-settings">
+        <QuestionChoice />
         <fieldset>
           <legend>Strategies</legend>
           {STRATEGIES.map((st: StrategyName) => (
@@ -146,7 +148,7 @@ export function RunSettings() {
         </button>
         <span className="small" aria-label="Estimate">
           {parsed.budgets ? `${plural(points, 'point')}` : '–'}
-          {evalSet && parsed.budgets ? ` × ${plural(evalSet.questions, 'question')}` : ''}
+          {choice.count !== null && parsed.budgets ? ` × ${plural(choice.count, 'question')}` : ''}
           {spec.headers && parsed.budgets ? ' (two header passes)' : ''}
           {problem && !running ? ` · ${problem}` : ''}
         </span>

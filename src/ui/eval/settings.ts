@@ -6,6 +6,7 @@ import { create } from 'zustand';
 import type { MetricName } from '../../core/eval/sweep';
 import { RETRIEVERS, type RetrieverName } from '../../core/retrieve/retrievers';
 import { STRATEGIES, SWEEP_AXES, type StrategyName, type SweepAxisId } from '../../core/strategies/registry';
+import type { QuestionSubset } from '../../worker/question-protocol';
 
 /** What the run settings hold; each strategy sweep axis (`windows`, `thresholds`, …) is a check box. */
 export type EvalSettings = {
@@ -18,6 +19,10 @@ export type EvalSettings = {
   metric: MetricName;
   filter: string;
   page: number;
+  /** Which questions a run measures: the imported set, or the corpus's question set (auto: the imported set when there is one). */
+  questionsFrom: 'auto' | 'imported' | 'set';
+  /** Of the question set: all, marked or generated questions. */
+  subset: QuestionSubset;
 } & Record<SweepAxisId, boolean>;
 
 export const DEFAULT_EVAL_SETTINGS: EvalSettings = {
@@ -31,6 +36,8 @@ export const DEFAULT_EVAL_SETTINGS: EvalSettings = {
   metric: 'answerInContext',
   filter: '',
   page: 0,
+  questionsFrom: 'auto',
+  subset: 'all',
 };
 
 export const useEvalSettings = create<EvalSettings>(() => ({ ...DEFAULT_EVAL_SETTINGS }));

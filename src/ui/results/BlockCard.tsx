@@ -1,7 +1,8 @@
-import { memo, type KeyboardEvent } from 'react';
+import { memo, useRef, type KeyboardEvent } from 'react';
 import { openBlock } from '../../state/controller';
 import { queryLabel } from '../../state/messages';
 import type { BlockView, ColumnSpec } from '../../worker/protocol';
+import { MarkAnswer } from '../questions/MarkAnswer';
 import { formatScore, pagesLabel, provenanceParts, sectionPathLabel, splitByHits } from './format';
 
 interface Props {
@@ -16,6 +17,7 @@ interface Props {
 /** One block a strategy hands over: where it is from, its header, its text with the hits marked, why it is here. */
 export const BlockCard = memo(function BlockCard({ block, column, rank, selected, queries = 0 }: Props) {
   const open = () => void openBlock(block, column);
+  const textRef = useRef<HTMLDivElement>(null);
   const onKeyDown = (e: KeyboardEvent<HTMLElement>) => {
     if (e.target !== e.currentTarget) return;
     if (e.key === 'Enter' || e.key === ' ') {
@@ -37,7 +39,7 @@ export const BlockCard = memo(function BlockCard({ block, column, rank, selected
       onKeyDown={onKeyDown}
     >
       <BlockSource block={block} rank={rank} />
-      <div className="block-text">
+      <div className="block-text" ref={textRef}>
         {pieces.map((p, i) => (p.hit ? <mark key={i}>{p.text}</mark> : <span key={i}>{p.text}</span>))}
       </div>
       <footer className="block-meta">

@@ -11,6 +11,7 @@ import { CompareControls } from '../compare/CompareControls';
 import { CompareView } from '../compare/CompareView';
 import { OverlapStrip } from '../compare/OverlapStrip';
 import '../compare/compare.css';
+import { QuestionBar } from '../questions/QuestionBar';
 
 /** Question bar and the strategy columns side by side. */
 export function ResultsView() {
@@ -73,6 +74,7 @@ export function ResultsView() {
         </p>
       )}
       {empty && <p className="empty results-empty">{empty}</p>}
+      {started && docCount > 0 && <QuestionBar hasBlocks={anyBlocks} />}
       <AnswerPanel />
       {anyBlocks && <OverlapStrip columns={columns} />}
       {pair && pairB ? (

@@ -1,0 +1,11 @@
+import { GenerateDialog } from './GenerateDialog';
+import './questions.css';
+
+/** Beside the question set in the Evaluate tab: generate questions with a model, and export or import the set. */
+export function QuestionSetTools() {
+  return (
+    <section className="panel q-tools" aria-label="Make and move question sets">
+      <GenerateDialog />
+    </section>
+  );
+}
