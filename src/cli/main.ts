@@ -31,13 +31,16 @@ import { validateLevels } from '../core/structure/hierarchy';
 import { validateNaive } from '../core/structure/naive-chunks';
 import { DEFAULT_PACKED, validatePacked, type PackedChunkParams } from '../core/structure/packed-chunks';
 import { DEFAULT_SEMANTIC, validateSemantic, type SemanticChunkParams } from '../core/structure/semantic-chunks';
-import { readSquad } from '../core/eval/squad';
+import { readSquadText } from '../core/eval/squad';
 import { sectionPath } from '../core/structure/corpus';
 import type { Document } from '../core/types';
 import { PROJECT_MODELS_DIR, setupNode } from '../node/setup';
 import { cmdExport, cmdVerify, engineFromBundle, type ExportDeps } from './export-commands';
 import { ProgressBar } from './progress';
 import { renderTable } from './table';
+import { reportFailure } from './failure';
+import { visible } from './terminal';
+import { writeFileAtomic } from '../node/atomic-write';
 
 /** A user error: printed as one line, exit code 2. */
 class UsageError extends Error {}
@@ -78,6 +81,7 @@ const OPTIONS = {
   engine: { type: 'string' },
   from: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
+  debug: { type: 'boolean' },
 } as const;
 
 /** The strategies' own options (--window, --threshold, …), declared by their parameter groups. */
@@ -278,14 +282,14 @@ async function loadFiles(paths: string[]): Promise<Document[]> {
   const docs: Document[] = [];
   for (const p of paths) {
     if (!existsSync(p) || !statSync(p).isFile()) {
-      process.stderr.write(`error: ${p}: no such file\n`);
+      process.stderr.write(`error: ${visible(p)}: no such file\n`);
       continue;
     }
     try {
       const st = statSync(p);
       docs.push(await loadDocument({ name: basename(p), bytes: readFileSync(p), lastModified: st.mtimeMs }));
     } catch (e) {
-      process.stderr.write(`error: ${e instanceof LoaderError ? e.message : `${p}: ${(e as Error).message}`}\n`);
+      process.stderr.write(`error: ${visible(e instanceof LoaderError ? e.message : `${p}: ${(e as Error).message}`)}\n`);
     }
   }
   return docs;
@@ -325,7 +329,8 @@ async function cmdIndex(values: Values, files: string[]): Promise<void> {
     engine.snapshotVectors('current').map(({ key, data: v }) => [RetrievalEngine.kindOf(key), Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64')]),
   );
   const saved: SavedCorpus = { format: 'rag-lab-corpus', version: 1, embedder: engine.embedder?.model ?? null, structure: engine.structure, docs, vectors, ...(engine.embedder ? { semantic: engine.semanticChunks() } : {}) };
-  writeFileSync(values.out, JSON.stringify(saved));
+  // Whole or not at all: a failed run never leaves a half-written corpus in place of a good one.
+  writeFileAtomic(values.out, JSON.stringify(saved));
   const c = engine.corpus;
   console.log(
     renderTable(
@@ -385,7 +390,7 @@ async function cmdQuery(values: Values, positionals: string[]): Promise<void> {
   if (retriever !== 'bm25') await embedAll(engine, unitKinds(strategies));
   const results = await engine.search(question, strategies, params);
   for (const r of results) {
-    console.log(`\n== ${strategyTitle(r.strategy)} · ${r.retriever} · ${r.blocks.length} blocks · ${r.totalTokens} tokens${r.retriever !== 'vector' ? ` · BM25 scored as ${lexicalLabel(engine.structure.lexical)}` : ''}${r.notes.length ? ` · ${r.notes.join('; ')}` : ''}`);
+    console.log(`\n== ${strategyTitle(r.strategy)} · ${r.retriever} · ${r.blocks.length} blocks · ${r.totalTokens} tokens${r.retriever !== 'vector' ? ` · BM25 scored as ${lexicalLabel(engine.structure.lexical)}` : ''}${r.notes.length ? ` · ${visible(r.notes.join('; '))}` : ''}`);
     const rows = r.blocks.map((b, i) => {
       const doc = engine.corpus.docs[b.doc]!;
       const s = engine.corpus.sentences[b.sentences.start]!;
@@ -423,13 +428,7 @@ function loadEvalSet(values: Values): EvalSet {
       if (limitDocs) set.docs = set.docs.slice(0, limitDocs);
       return set;
     }
-    let json: unknown;
-    try {
-      json = JSON.parse(readFileSync(path, 'utf8'));
-    } catch (e) {
-      throw new DatasetError(`not valid JSON (${(e as Error).message})`);
-    }
-    return readSquad(json, { limitDocs, name: basename(path), ...(language ? { language } : {}) });
+    return readSquadText(readFileSync(path, 'utf8'), { limitDocs, name: basename(path), ...(language ? { language } : {}) });
   } catch (e) {
     if (e instanceof DatasetError) throw new UsageError(`--data ${path}: ${e.message}`);
     throw e;
@@ -470,6 +469,7 @@ async function prepareEval(values: Values, structureParams: Partial<StructurePar
   // Keep only questions whose documents are in the (possibly limited) corpus.
   const ids = new Set(set.docs.map((d) => d.id));
   set.questions = set.questions.map((q) => ({ ...q, targets: q.targets.filter((t) => ids.has(t.doc)) })).filter((q) => q.targets.length > 0);
+  if (!set.questions.length) throw new UsageError(`--data ${values.data}: no question left to evaluate (none has its document among the ${set.docs.length} loaded${set.skipped.length ? `; ${set.skipped.length} rows skipped, first: ${set.skipped[0]}` : ''})`);
   engine.addDocuments(set.docs);
   return { set, engine, strategies, retrievers: retrievers as RetrieverName[] };
 }
@@ -632,11 +632,8 @@ export async function main(argv: string[]): Promise<number> {
     else throw new UsageError(`unknown command "${command}" (index, query, eval, export, verify)`);
     return 0;
   } catch (e) {
-    if (e instanceof UsageError) {
-      process.stderr.write(`error: ${e.message}\n`);
-      return 2;
-    }
-    throw e;
+    // One error: line, exit 2, whatever failed; the stack only with --debug.
+    return reportFailure(e, Boolean(values.debug));
   }
 }
 

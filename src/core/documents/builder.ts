@@ -1,5 +1,7 @@
 import type { Document, DocumentMeta, Page, Section } from '../types';
 import { detectLanguage } from '../segment/language';
+import { cleanJson, cleanText, replacedNote } from '../util/clean-text';
+import { canonicalLanguage, ignoredLanguageNote } from '../util/language-tag';
 
 /** A loader's failure for one file: the message is shown to the user as is. */
 export class LoaderError extends Error {
@@ -31,6 +33,14 @@ export class DocumentBuilder {
   private pageStart: number | null = null;
   private firstHeading: string | null = null;
   readonly warnings: string[] = [];
+  /** Control characters and lone surrogates replaced so far (util/clean-text.ts): every string goes through clean(). */
+  private replaced = 0;
+
+  private clean(content: string): string {
+    const c = cleanText(content);
+    this.replaced += c.replaced;
+    return c.text;
+  }
 
   private append(block: string): void {
     if (this.text) this.text += '\n\n';
@@ -39,7 +49,8 @@ export class DocumentBuilder {
 
   /** A paragraph-like block; whitespace inside is collapsed unless `preformatted`. */
   block(content: string, preformatted = false): void {
-    const clean = preformatted ? content.replace(/\s+$/g, '').replace(/^\n+/, '') : collapseSpaces(content);
+    const text = this.clean(content);
+    const clean = preformatted ? text.replace(/\s+$/g, '').replace(/^\n+/, '') : collapseSpaces(text);
     if (clean) this.append(clean);
   }
 
@@ -50,13 +61,13 @@ export class DocumentBuilder {
   rawBlock(content: string): number {
     if (this.text) this.text += '\n\n';
     const offset = this.text.length;
-    this.text += content.replace(/[\r\n\u2028\u2029]/g, ' ');
+    this.text += this.clean(content).replace(/[\r\n\u2028\u2029]/g, ' ');
     return offset;
   }
 
   /** Opens a section at `level` (1 = top), closing open sections at that level or deeper. */
   heading(level: number, title: string): void {
-    const clean = collapseSpaces(title);
+    const clean = collapseSpaces(this.clean(title));
     if (!clean) return;
     this.closeSections(level);
     if (this.text) this.text += '\n\n';
@@ -72,7 +83,7 @@ export class DocumentBuilder {
   extendHeading(more: string): void {
     const id = this.open[this.open.length - 1]!;
     const section = this.sections[id]!;
-    const clean = collapseSpaces(more);
+    const clean = collapseSpaces(this.clean(more));
     if (id === 0 || !clean || this.text.length !== section.start + section.title.length) return;
     if (this.firstHeading === section.title) this.firstHeading += ' ' + clean;
     section.title += ' ' + clean;
@@ -108,17 +119,23 @@ export class DocumentBuilder {
     this.closeSections(1);
     const root = this.sections[0]!;
     root.end = this.text.length;
-    const title = (fields.title && collapseSpaces(fields.title)) || this.firstHeading || stripExtension(fields.meta.fileName);
+    const counter = { replaced: 0 };
+    const meta = cleanJson(fields.meta, counter);
+    const title = (fields.title && collapseSpaces(this.clean(fields.title))) || this.firstHeading || stripExtension(meta.fileName);
     root.title = title;
+    const given = fields.language ? canonicalLanguage(fields.language) : null;
+    if (fields.language && !given) this.warnings.push(ignoredLanguageNote(fields.language));
+    const replaced = this.replaced + counter.replaced;
+    if (replaced) this.warnings.push(replacedNote(replaced));
     return {
-      id: fields.id,
+      id: this.clean(fields.id),
       title,
-      language: fields.language || detectLanguage(this.text),
+      language: given || detectLanguage(this.text),
       text: this.text,
       sections: this.sections,
       pages: this.pages,
-      meta: fields.meta,
-      ...(fields.tags ? { tags: fields.tags } : {}),
+      meta,
+      ...(fields.tags ? { tags: cleanJson(fields.tags) } : {}),
       ...(this.warnings.length ? { warnings: [...this.warnings] } : {}),
     };
   }

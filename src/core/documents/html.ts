@@ -47,7 +47,8 @@ export function parseHtml(html: string, b: DocumentBuilder | null): HtmlInfo & {
   const parser = new Parser(
     {
       onopentag(name, attrs) {
-        if (name === 'html' && attrs.lang) info.language = attrs.lang.split('-')[0]!.toLowerCase();
+        // The primary subtag ("en_US" and "en-GB" → "en"); a malformed tag is kept as it is, and the builder ignores it with a note.
+        if (name === 'html' && attrs.lang) info.language = attrs.lang.trim().split(/[-_]/)[0]!.toLowerCase() || null;
         if (name === 'meta') {
           const key = (attrs.name ?? attrs.property ?? '').toLowerCase();
           const content = attrs.content?.trim();

@@ -1,6 +1,8 @@
 import { DocumentBuilder } from '../documents/builder';
 import type { Document } from '../types';
+import { clean } from '../util/clean-text';
 import { DatasetError, type EvalQuestion, type EvalSet } from './dataset';
+import { FieldError, idField, stripBom, textField } from './fields';
 
 export interface BeirFiles {
   corpus: string;
@@ -9,12 +11,15 @@ export interface BeirFiles {
   qrels: string;
 }
 
-function parseJsonl(text: string, what: string, skipped: string[]): Record<string, unknown>[] {
-  const rows: Record<string, unknown>[] = [];
-  text.split('\n').forEach((line, i) => {
+/** JSONL rows with their line numbers (a byte-order mark is not part of the first line). */
+function parseJsonl(text: string, what: string, skipped: string[]): { line: number; row: Record<string, unknown> }[] {
+  const rows: { line: number; row: Record<string, unknown> }[] = [];
+  stripBom(text).split('\n').forEach((line, i) => {
     if (!line.trim()) return;
     try {
-      rows.push(JSON.parse(line));
+      const row: unknown = JSON.parse(line);
+      if (row && typeof row === 'object' && !Array.isArray(row)) rows.push({ line: i + 1, row: row as Record<string, unknown> });
+      else skipped.push(`${what} line ${i + 1}: not a JSON object`);
     } catch {
       skipped.push(`${what} line ${i + 1}: not valid JSON`);
     }
@@ -31,8 +36,8 @@ function parseJsonl(text: string, what: string, skipped: string[]): Record<strin
 export function readBeir(files: BeirFiles, options: { name?: string; language?: string; limitQueries?: number } = {}): EvalSet {
   const skipped: string[] = [];
   const qrels = new Map<string, Map<string, number>>();
-  files.qrels.split('\n').forEach((line, i) => {
-    const cols = line.trim().split(/\t/);
+  stripBom(files.qrels).split('\n').forEach((line, i) => {
+    const cols = clean(line.trim()).split(/\t/);
     if (!line.trim() || (i === 0 && /query/i.test(cols[0] ?? ''))) return;
     const [q, d, s] = cols;
     const grade = Number(s);
@@ -46,33 +51,67 @@ export function readBeir(files: BeirFiles, options: { name?: string; language?: 
   });
   if (!qrels.size) throw new DatasetError('the qrels file has no relevance judgements');
   const docs: Document[] = [];
-  for (const row of parseJsonl(files.corpus, 'corpus', skipped)) {
-    const id = typeof row._id === 'number' ? String(row._id) : row._id;
-    const text = row.text;
-    if (typeof id !== 'string' || !id || typeof text !== 'string') {
-      skipped.push(`corpus entry ${String(id)}: needs "_id" and "text"`);
+  const docLine = new Map<string, number>();
+  for (const { line, row } of parseJsonl(files.corpus, 'corpus', skipped)) {
+    let id: string;
+    let text: string;
+    let title: string;
+    try {
+      id = idField(row._id, '_id');
+      text = textField(row.text, 'text');
+      title = row.title === undefined || row.title === null ? '' : textField(row.title, 'title');
+    } catch (e) {
+      if (!(e instanceof FieldError)) throw e;
+      skipped.push(`corpus line ${line}: ${e.message}`);
+      continue;
+    }
+    if (!id) {
+      skipped.push(`corpus line ${line}: empty "_id"`);
+      continue;
+    }
+    // A second document with the same id would be dropped by the corpus without a word: said here.
+    const first = docLine.get(id);
+    if (first !== undefined) {
+      skipped.push(`corpus line ${line}: duplicate _id "${id.slice(0, 60)}" (line ${first} kept)`);
       continue;
     }
     const b = new DocumentBuilder();
-    const title = typeof row.title === 'string' ? row.title : '';
     if (title.trim()) b.heading(1, title);
     b.block(text);
     if (b.length === 0) continue;
+    docLine.set(id, line);
     docs.push(b.build({ id, title: title || id, language: options.language, meta: { fileName: id, size: text.length, format: 'txt' } }));
   }
   if (!docs.length) throw new DatasetError('the corpus file has no usable documents');
   const known = new Set(docs.map((d) => d.id));
   const questions: EvalQuestion[] = [];
-  for (const row of parseJsonl(files.queries, 'queries', skipped)) {
-    const id = String(row._id ?? '');
+  const queryLine = new Map<string, number>();
+  for (const { line, row } of parseJsonl(files.queries, 'queries', skipped)) {
+    let id: string;
+    let text: string;
+    try {
+      id = idField(row._id, '_id');
+      text = textField(row.text, 'text');
+    } catch (e) {
+      if (!(e instanceof FieldError)) throw e;
+      skipped.push(`queries line ${line}: ${e.message}`);
+      continue;
+    }
     const rel = qrels.get(id);
-    if (!rel || typeof row.text !== 'string') continue;
+    if (!rel) continue;
+    // Evaluated once: a repeated query id would count its question twice.
+    const first = queryLine.get(id);
+    if (first !== undefined) {
+      skipped.push(`queries line ${line}: duplicate _id "${id.slice(0, 60)}" (line ${first} kept)`);
+      continue;
+    }
+    queryLine.set(id, line);
     const targets = [...rel].filter(([d]) => known.has(d)).map(([doc, grade]) => ({ doc, grade }));
     if (!targets.length) {
       skipped.push(`query ${id}: none of its relevant documents is in the corpus`);
       continue;
     }
-    questions.push({ id, question: row.text, answers: [], targets });
+    questions.push({ id, question: text, answers: [], targets });
     if (options.limitQueries && questions.length >= options.limitQueries) break;
   }
   if (!questions.length) throw new DatasetError('no query has relevance judgements in the qrels file');

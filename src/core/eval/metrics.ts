@@ -1,7 +1,7 @@
 import type { Corpus } from '../structure/corpus';
 import type { ContextBlock } from '../types';
 import { bootstrapMean, resampleIndices, type BootstrapOptions } from './bootstrap';
-import type { EvalQuestion, Target } from './dataset';
+import { DatasetError, type EvalQuestion, type Target } from './dataset';
 
 /** Metrics of one question (or their mean over a set). */
 export interface Metrics {
@@ -178,6 +178,8 @@ export function goldRegions(q: EvalQuestion, corpus: Corpus): GoldRegion[] {
 
 /** Each metric's mean's 95 % percentile-bootstrap interval, all metrics on the same resamples. */
 export function metricIntervals(per: readonly Metrics[], options: BootstrapOptions = {}): MetricIntervals {
+  // Intervals of nothing are NaN ("0.000 (NaN–NaN)" was printed for every metric): a run with no question is refused.
+  if (!per.length) throw new DatasetError('no questions to measure: every question of the set was skipped or has no document in the corpus');
   const indices = resampleIndices(per.length, options);
   const out = {} as MetricIntervals;
   for (const k of METRIC_NAMES) {

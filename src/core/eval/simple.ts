@@ -5,7 +5,9 @@
  */
 import Papa from 'papaparse';
 import type { Document } from '../types';
+import { clean } from '../util/clean-text';
 import { DatasetError, type EvalQuestion, type EvalSet, type Target } from './dataset';
+import { stripBom } from './fields';
 
 interface RawRow {
   line: number;
@@ -16,10 +18,14 @@ interface RawRow {
 
 function parseJsonl(text: string, skipped: string[]): RawRow[] {
   const rows: RawRow[] = [];
-  text.split(/\r?\n/).forEach((line, i) => {
+  stripBom(text).split(/\r?\n/).forEach((line, i) => {
     if (!line.trim()) return;
     try {
-      const o = JSON.parse(line) as Record<string, unknown>;
+      const o = JSON.parse(line) as Record<string, unknown> | null;
+      if (!o || typeof o !== 'object' || Array.isArray(o)) {
+        skipped.push(`line ${i + 1}: not a JSON object`);
+        return;
+      }
       rows.push({ line: i + 1, question: o.question ?? o.query, answer: o.answer ?? o.answers, document: o.document ?? o.doc ?? o.gold_document });
     } catch {
       skipped.push(`line ${i + 1}: not valid JSON`);
@@ -29,7 +35,7 @@ function parseJsonl(text: string, skipped: string[]): RawRow[] {
 }
 
 function parseCsv(text: string, skipped: string[]): RawRow[] {
-  const parsed = Papa.parse<Record<string, string>>(text.replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: 'greedy', transformHeader: (h) => h.trim().toLowerCase() });
+  const parsed = Papa.parse<Record<string, string>>(stripBom(text), { header: true, skipEmptyLines: 'greedy', transformHeader: (h) => h.trim().toLowerCase() });
   for (const e of parsed.errors) skipped.push(`line ${(e.row ?? 0) + 2}: ${e.message}`);
   const fields = parsed.meta.fields ?? [];
   if (!fields.includes('question') && !fields.includes('query')) throw new DatasetError('the CSV needs a header row with a "question" column, and "answer" or "document"');
@@ -56,13 +62,23 @@ export function readSimpleSet(text: string, fileName: string, docs: Document[]):
   if (!docs.length) throw new DatasetError('this set has only questions: add the documents it is about first');
   const questions: EvalQuestion[] = [];
   for (const r of rows) {
-    const question = typeof r.question === 'string' ? r.question.trim() : '';
+    if (r.question !== undefined && r.question !== null && typeof r.question !== 'string') {
+      skipped.push(`line ${r.line}: "question" is ${typeof r.question}, not text`);
+      continue;
+    }
+    const question = typeof r.question === 'string' ? clean(r.question).trim() : '';
     if (!question) {
       skipped.push(`line ${r.line}: no question`);
       continue;
     }
-    const answers = (Array.isArray(r.answer) ? r.answer : [r.answer]).filter((a): a is string => typeof a === 'string' && a.trim() !== '').map((a) => a.trim());
-    const docName = typeof r.document === 'string' ? r.document.trim() : '';
+    const rawAnswers = Array.isArray(r.answer) ? r.answer : r.answer === undefined || r.answer === null ? [] : [r.answer];
+    const badAnswer = rawAnswers.find((a) => typeof a !== 'string');
+    if (badAnswer !== undefined) {
+      skipped.push(`line ${r.line}: "answer" holds ${badAnswer === null ? 'null' : typeof badAnswer}, not text`);
+      continue;
+    }
+    const answers = (rawAnswers as string[]).map((a) => clean(a).trim()).filter((a) => a !== '');
+    const docName = typeof r.document === 'string' ? clean(r.document).trim() : '';
     const targets: Target[] = [];
     if (answers.length) {
       for (const d of docs) {

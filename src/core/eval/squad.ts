@@ -1,6 +1,8 @@
 import { DocumentBuilder, contentId } from '../documents/builder';
 import type { Document } from '../types';
+import { clean } from '../util/clean-text';
 import { DatasetError, type EvalQuestion, type EvalSet } from './dataset';
+import { FieldError, idField, listField, offsetField, stripBom, textField } from './fields';
 
 interface SquadAnswer {
   text: string;
@@ -48,45 +50,81 @@ export function readSquad(json: unknown, options: SquadOptions = {}): EvalSet {
       return;
     }
     const b = new DocumentBuilder();
-    const title = String(article.title ?? `Article ${ai + 1}`).replace(/_/g, ' ');
+    const rawTitle: unknown = article.title;
+    const title = clean(typeof rawTitle === 'string' || typeof rawTitle === 'number' ? String(rawTitle) : `Article ${ai + 1}`).replace(/_/g, ' ');
     const id = `squad:${ai}:${contentId(title)}`;
     article.paragraphs.forEach((p, pi) => {
       if (typeof p?.context !== 'string') {
         skipped.push(`article ${ai + 1} paragraph ${pi + 1}: no "context" text`);
         return;
       }
+      // Cleaned as the builder cleans it (same length), so offsets and answer texts still meet.
+      const context = clean(p.context);
       const offset = b.rawBlock(p.context);
-      for (const qa of p.qas ?? []) {
-        if (!qa?.question || qa.is_impossible || !qa.answers?.length) {
-          skipped.push(`question ${qa?.id ?? '?'}: ${qa?.is_impossible ? 'unanswerable' : 'no question or answers'}`);
-          continue;
+      let qas: unknown[];
+      try {
+        qas = listField(p.qas, 'qas');
+      } catch (e) {
+        skipped.push(`article ${ai + 1} paragraph ${pi + 1}: ${(e as Error).message}`);
+        return;
+      }
+      for (const raw of qas) {
+        const qa = raw as SquadQa | null;
+        const qid = typeof qa?.id === 'string' || typeof qa?.id === 'number' ? clean(String(qa.id)) : '?';
+        try {
+          const q = readQa(qa, context, offset, id);
+          if (typeof q === 'string') skipped.push(`question ${qid}: ${q}`);
+          else questions.push(q);
+        } catch (e) {
+          if (!(e instanceof FieldError)) throw e;
+          skipped.push(`question ${qid}: ${e.message}`);
         }
-        const spans: { start: number; end: number }[] = [];
-        for (const a of qa.answers) {
-          if (!a?.text) continue;
-          const starts = new Set<number>([...(a.answer_start_candidates ?? []), ...(a.answer_start !== undefined ? [a.answer_start] : [])]);
-          const valid = [...starts].filter((s) => p.context.startsWith(a.text, s));
-          if (!valid.length) {
-            const found = p.context.indexOf(a.text);
-            if (found >= 0) valid.push(found);
-          }
-          for (const s of valid) spans.push({ start: offset + s, end: offset + s + a.text.length });
-        }
-        if (!spans.length) {
-          skipped.push(`question ${qa.id}: answer text not found in its paragraph`);
-          continue;
-        }
-        questions.push({
-          id: String(qa.id),
-          question: qa.question,
-          answers: [...new Set(qa.answers.map((a) => a.text).filter(Boolean))],
-          targets: [{ doc: id, grade: 1, spans }],
-        });
       }
     });
     if (b.length === 0) return;
     docs.push(b.build({ id, title, language: options.language, meta: { fileName: `${title}.txt`, size: b.length, format: 'txt' } }));
   });
   if (!docs.length) throw new DatasetError('the SQuAD file has no usable articles');
+  if (!questions.length) throw new DatasetError(`the SQuAD file has no usable question${skipped.length ? ` (${skipped.slice(0, 3).join('; ')})` : ''}`);
   return { name: options.name ?? 'squad', docs, questions, skipped };
+}
+
+/** One question of a paragraph, a reason to skip it, or a FieldError naming the wrong field. */
+function readQa(qa: SquadQa | null, context: string, offset: number, doc: string): EvalQuestion | string {
+  if (!qa || typeof qa !== 'object') return 'not an object';
+  if (qa.is_impossible === true) return 'unanswerable';
+  const question = textField(qa.question, 'question').trim();
+  if (!question) return 'no question text';
+  const answers = listField(qa.answers, 'answers');
+  if (!answers.length) return 'no answers';
+  const spans: { start: number; end: number }[] = [];
+  const texts: string[] = [];
+  answers.forEach((raw, i) => {
+    if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new FieldError(`"answers[${i}]" is ${raw === null ? 'null' : typeof raw}, not an object`);
+    const a = raw as Record<string, unknown>;
+    const text = textField(a.text, `answers[${i}].text`);
+    if (!text) return;
+    texts.push(text);
+    const candidates = listField(a.answer_start_candidates, `answers[${i}].answer_start_candidates`).map((v, j) => offsetField(v, `answers[${i}].answer_start_candidates[${j}]`));
+    const starts = new Set<number>([...candidates, ...(a.answer_start !== undefined ? [offsetField(a.answer_start, `answers[${i}].answer_start`)] : [])]);
+    const valid = [...starts].filter((s) => context.startsWith(text, s));
+    if (!valid.length) {
+      const found = context.indexOf(text);
+      if (found >= 0) valid.push(found);
+    }
+    for (const s of valid) spans.push({ start: offset + s, end: offset + s + text.length });
+  });
+  if (!spans.length) return 'answer text not found in its paragraph';
+  return { id: qa.id === undefined ? `${doc}:${offset}` : idField(qa.id, 'id'), question, answers: [...new Set(texts)], targets: [{ doc, grade: 1, spans }] };
+}
+
+/** A SQuAD-format file's text (a byte-order mark is not part of it): invalid JSON is a DatasetError. */
+export function readSquadText(text: string, options: SquadOptions = {}): EvalSet {
+  let json: unknown;
+  try {
+    json = JSON.parse(stripBom(text));
+  } catch (e) {
+    throw new DatasetError(`not valid JSON (${(e as Error).message})`);
+  }
+  return readSquad(json, options);
 }

@@ -12,6 +12,8 @@ import { openParquet, readParquet } from './parquet';
 import { openTable, type ColumnTable } from './read-columns';
 import { BUNDLE_KINDS as EXPORTED_KINDS } from './tables';
 import { yieldToEventLoop } from '../util/yield';
+import { documentsOf } from './bundle-documents';
+import { checkVectorRows, sentencesInOrder, unitsInOrder } from './bundle-keys';
 
 export interface ImportOptions {
   /** The loaded embedding model; the bundle's vectors must come from the same model and dimensions. */
@@ -160,50 +162,6 @@ function structureKey(s: StructureParams): string {
   return JSON.stringify({ chunkLevels: s.chunkLevels, sectionLevel: s.sectionLevel, naive: s.naive, headers: { ...s.headers, fields: [...s.headers.fields].sort() } });
 }
 
-/** The documents of a bundle, as loaders made them. */
-function documentsOf(docs: Table, sections: Table, pages: Table): Document[] {
-  const out: Document[] = col<number>(docs, 'doc').map((_, i) => {
-    let meta: Document['meta'];
-    let extra: Partial<Document>;
-    try {
-      meta = JSON.parse(col<string>(docs, 'meta')[i]!);
-      extra = JSON.parse(col<string>(docs, 'extra')[i]!);
-    } catch {
-      throw new BundleError(`parquet/documents.parquet is corrupt: document ${i} has unreadable metadata`);
-    }
-    return {
-      id: col<string>(docs, 'id')[i]!,
-      title: col<string>(docs, 'title')[i]!,
-      language: col<string>(docs, 'language')[i]!,
-      text: col<string>(docs, 'text')[i]!,
-      sections: [],
-      pages: [],
-      meta,
-      ...extra,
-    };
-  });
-  const docIndex = col<number>(docs, 'doc');
-  const byIndex = new Map(docIndex.map((d, i) => [d, out[i]!]));
-  for (let i = 0; i < sections.rows; i++) {
-    const d = byIndex.get(col<number>(sections, 'doc')[i]!);
-    if (!d) throw new BundleError(`parquet/sections.parquet is corrupt: section row ${i} names no document`);
-    d.sections.push({
-      id: col<number>(sections, 'section')[i]!,
-      title: col<string>(sections, 'title')[i]!,
-      level: col<number>(sections, 'level')[i]!,
-      parent: col<number | null>(sections, 'parent')[i]!,
-      start: col<number>(sections, 'char_start')[i]!,
-      end: col<number>(sections, 'char_end')[i]!,
-    });
-  }
-  for (let i = 0; i < pages.rows; i++) {
-    const d = byIndex.get(col<number>(pages, 'doc')[i]!);
-    if (!d) throw new BundleError(`parquet/pages.parquet is corrupt: page row ${i} names no document`);
-    d.pages.push({ number: col<number>(pages, 'page')[i]!, start: col<number>(pages, 'char_start')[i]!, end: col<number>(pages, 'char_end')[i]! });
-  }
-  return out;
-}
-
 /**
  * Loads a bundle into a new engine without re-embedding or re-splitting: its sentences and
  * naive chunks are taken from its tables (checked against their documents' text), the chunk
@@ -234,7 +192,7 @@ export async function importBundle(bundle: BundleFile[] | BundleReads, options: 
     throw new BundleError(`the bundle counts tokens with ${manifest.tokenizer}, but this lab counts them with ${counterName}: load that embedding model first`);
   }
   if (into && structureKey(into.structure) !== structureKey(manifest.structure)) {
-    throw new BundleError(`the bundle's chunking (${structureKey(manifest.structure)}) differs from the open corpus's (${structureKey(into.structure)}): clear the corpus first, or export with the same settings`);
+    throw new BundleError(`the bundle's chunking (${structureKey(manifest.structure)}) differs from the open corpus's (${structureKey(into.structure)}): import it into an empty corpus, or export it with the same settings`);
   }
 
   // Checksums of every table that may be read start now, and are computed (off the thread,
@@ -252,13 +210,13 @@ export async function importBundle(bundle: BundleFile[] | BundleReads, options: 
     // Each as soon as its bytes are there (a dropped zip's entries arrive one by one).
     void files.get(parquetPath(name))?.then((bytes) => digestOf(checks.digests, parquetPath(name), bytes), () => undefined);
   }
-  const { docs, sections, pages, sentences, units } = await checks.reading(async () => {
+  const { docs: docsRaw, sections, pages, sentences: sentencesRaw, units: unitsRaw } = await checks.reading(async () => {
     const docs = await table(files, manifest, 'documents', checks);
     await between();
     const sections = await table(files, manifest, 'sections', checks);
     const pages = await table(files, manifest, 'pages', checks);
     await between();
-    const sentences = await columnsOf(files, manifest, 'sentences', ['doc', 'section', 'page', 'char_start', 'char_end', 'tokens', 'part_index', 'part_of'], checks);
+    const sentences = await columnsOf(files, manifest, 'sentences', ['sentence', 'doc', 'section', 'page', 'char_start', 'char_end', 'tokens', 'part_index', 'part_of'], checks);
     await between();
     const units = await columnsOf(files, manifest, 'units', ['kind', 'id', 'node', 'parent', 'doc', 'sent_start', 'sent_end', 'char_start', 'char_end', 'tokens'], checks);
     return { docs, sections, pages, sentences, units };
@@ -267,13 +225,16 @@ export async function importBundle(bundle: BundleFile[] | BundleReads, options: 
   // Every table read so far is the manifest's before anything is built from it (the vectors' below, before they are taken).
   await checks.verify();
   await mark('checksumWait');
-  const documents = documentsOf(docs, sections, pages);
+  const { docs, documents } = documentsOf(docsRaw, sections, pages);
+  // Joined by their keys, whatever order another tool left the rows in.
+  const sentences = sentencesInOrder(sentencesRaw, docs);
+  const units = unitsInOrder(unitsRaw, docs, sentences.rows);
 
   const engine = into
     ? await into.withoutDocuments([])
     : new RetrievalEngine({ embedder, structure: manifest.structure, maxSentenceTokens: manifest.corpus.maxSentenceTokens, ...(options.vectorIndex ? { vectorIndex: options.vectorIndex } : {}), reranker: options.reranker ?? null });
   if (engine.corpus.maxSentenceTokens !== manifest.corpus.maxSentenceTokens) {
-    throw new BundleError(`the bundle splits sentences above ${manifest.corpus.maxSentenceTokens} tokens, this lab above ${engine.corpus.maxSentenceTokens}: clear the corpus first`);
+    throw new BundleError(`the bundle splits sentences above ${manifest.corpus.maxSentenceTokens} tokens, but ${into ? 'the open corpus' : 'this lab with the loaded model'} splits above ${engine.corpus.maxSentenceTokens}: ${into ? 'import it into an empty corpus' : 'export it again with this model'}`);
   }
   const before = { sentences: engine.corpus.sentences.length, leaves: engine.hierarchy.leaves.length, nodes: engine.hierarchy.nodes.length, chunks: engine.chunks.length, docs: engine.corpus.docs.length };
   // Vectors already there are carried into the new engine; a kind still being embedded cannot take the bundle's after it.
@@ -338,7 +299,7 @@ export async function importBundle(bundle: BundleFile[] | BundleReads, options: 
     throw new BundleError(`the bundle's sentences or naive chunks do not fit its documents: ${(e as Error).message}`);
   }
   const addedIds = new Set(added.map((d) => d.id));
-  const bundleDocs = col<string>(docs, 'id').map((id, i) => ({ id, index: docIndex[i]! }));
+  const bundleDocs = documents.map((d, i) => ({ id: d.id, index: docIndex[i]! }));
   const keepDoc = new Set(bundleDocs.filter((d) => addedIds.has(d.id)).map((d) => d.index));
 
   // The chunk tree this lab builds over the bundle's sentences must be the bundle's, or leaf vectors would not match.
@@ -379,8 +340,10 @@ export async function importBundle(bundle: BundleFile[] | BundleReads, options: 
   const lexicalKinds = !into && duplicates.length === 0 ? await lexicalFromPostings(engine, manifest, files, checks.digests, between) : [];
   await mark('bm25');
 
-  const vectors = kinds.length ? await checks.reading(() => columnsOf(files, manifest, 'vectors', ['kind', 'embedding'], checks)) : null;
+  const vectorsRaw = kinds.length ? await checks.reading(() => columnsOf(files, manifest, 'vectors', ['kind', 'unit', 'embedding'], checks)) : null;
   await checks.verify();
+  // In (kind, unit) order, each kind's units 0…n-1 once, every value finite and of the model's dimensions.
+  const vectors = vectorsRaw ? checkVectorRows(vectorsRaw, kinds, embedder!.dim) : null;
   await mark('vectorsRead');
   let unitColumn: Int32Array | undefined;
   if (vectors) {
@@ -434,9 +397,9 @@ export async function importBundle(bundle: BundleFile[] | BundleReads, options: 
   await mark('vectorIndex');
   return { engine, manifest, added, duplicates, vectorKinds: kinds.filter((k) => engine.vectorCoverage(k).done === engine.unitCount(k)), lexicalKinds, timings: mark.all };
 
-  /** The vectors table's unit column, read (once, its checksum verified above) only when some documents are left out. */
+  /** The vectors table's unit column (in key order, as the vectors). */
   async function vectorUnits(): Promise<Int32Array> {
-    unitColumn ??= (await columnsOf(files, manifest, 'vectors', ['unit'], new Checks(checks.digests))).ints.unit!;
+    unitColumn ??= vectors!.ints.unit!;
     return unitColumn;
   }
 }

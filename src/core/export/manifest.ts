@@ -4,6 +4,7 @@ import type { RetrievalEngine } from '../engine';
 import { analyzerWords, type AnalyzerName } from '../index/analyzer';
 import { lexicalLabel, type Bm25Variant, type LexicalParams } from '../index/lexical-index';
 import { STRATEGIES, type RetrievalParams, type StrategyName, type StructureParams, type UnitKind } from '../retrieve/params';
+import { checkManifestSchema } from './manifest-schema';
 import { variantParams } from './postings';
 import { BUNDLE_FORMAT, BUNDLE_VERSION, BundleError, TABLES, type BundleFile, type TableName } from './format';
 
@@ -209,12 +210,7 @@ export function parseManifest(bytes: Uint8Array | undefined): Manifest {
     if (!isObj(json[key])) throw new BundleError(`manifest.json is incomplete: "${key}" is missing`);
   }
   if (!Array.isArray(json.files)) throw new BundleError('manifest.json is incomplete: "files" is missing');
-  for (const f of json.files as unknown[]) {
-    if (!isObj(f) || typeof f.name !== 'string' || typeof f.bytes !== 'number' || typeof f.sha256 !== 'string') throw new BundleError('manifest.json is corrupt: an entry of "files" lacks name, bytes or sha256');
-  }
-  if (json.embedding !== null && !(isObj(json.embedding) && typeof json.embedding.model === 'string' && typeof json.embedding.dims === 'number')) {
-    throw new BundleError('manifest.json is incomplete: "embedding" needs model and dims');
-  }
+  checkManifestSchema(json);
   return json as unknown as Manifest;
 }
 

@@ -93,10 +93,28 @@ export async function readVerifiable(bundle: BundleFile[]): Promise<VerifiableBu
     if (entry && bytes.length !== entry.bytes) throw new BundleError(`${name} is ${bytes.length < entry.bytes ? 'truncated' : 'corrupt'} (${bytes.length} of ${entry.bytes} bytes)`);
     if (entry && (await sha256(bytes)) !== entry.sha256) throw new BundleError(`${name} is corrupt: its checksum differs from the manifest's`);
   }
+  let golden: Golden;
   try {
-    return { files, golden: JSON.parse(decoder.decode(files.get(GOLDEN)!)) };
+    golden = JSON.parse(decoder.decode(files.get(GOLDEN)!));
   } catch (e) {
     throw new BundleError(`${GOLDEN} is corrupt: ${(e as Error).message}`);
+  }
+  const shape = golden as unknown as { runs?: unknown; questions?: unknown } | null;
+  if (!shape || !Array.isArray(shape.runs) || !Array.isArray(shape.questions)) throw new BundleError(`${GOLDEN} is corrupt: it needs "runs" and "questions" lists`);
+  return { files, golden };
+}
+
+/**
+ * A database step of verify: PostgreSQL's refusal (a bundle's own SQL, a golden run naming an
+ * unknown strategy) becomes one BundleError naming what was asked, not the driver's stack.
+ */
+async function sqlStep<T>(what: string, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (e) {
+    if (e instanceof BundleError) throw e;
+    const message = e instanceof Error ? e.message : String(e);
+    throw new BundleError(`${what}: ${message.split('\n')[0]}`);
   }
 }
 
@@ -113,7 +131,7 @@ export async function verifyBundle(
   const tolerance = options.tolerance ?? 1e-5;
   const { files, golden } = Array.isArray(bundle) ? await readVerifiable(bundle) : bundle;
   const t0 = performance.now();
-  await loadBundleSql(db, files);
+  await sqlStep('its SQL does not load into PostgreSQL', () => loadBundleSql(db, files));
   const loadMs = performance.now() - t0;
 
   const t1 = performance.now();
@@ -131,13 +149,15 @@ export async function verifyBundle(
       const lab = run.results[qi]!;
       const terms = JSON.stringify(q.terms);
       const vector = q.vector ? `[${q.vector.join(',')}]` : null;
-      const units = await db.query<{ unit: number; score: number }>(
-        'SELECT unit, score FROM raglab.candidates($1, ARRAY(SELECT jsonb_array_elements_text($2::jsonb)), $3::vector, $4::jsonb) ORDER BY rank',
-        [SQL_STRATEGY_UNIT[run.strategy], terms, vector, override],
+      const asked = `PostgreSQL refused golden run ${run.retriever}/${run.strategy}, question ${q.id}`;
+      const units = await sqlStep(asked, () =>
+        db.query<{ unit: number; score: number }>(
+          'SELECT unit, score FROM raglab.candidates($1, ARRAY(SELECT jsonb_array_elements_text($2::jsonb)), $3::vector, $4::jsonb) ORDER BY rank',
+          [SQL_STRATEGY_UNIT[run.strategy as keyof typeof SQL_STRATEGY_UNIT] ?? run.strategy, terms, vector, override],
+        ),
       );
-      const blocks = await db.query<SqlBlockRow>(
-        'SELECT * FROM raglab.search($1, ARRAY(SELECT jsonb_array_elements_text($2::jsonb)), $3::vector, $4::jsonb) ORDER BY rank',
-        [run.strategy, terms, vector, override],
+      const blocks = await sqlStep(asked, () =>
+        db.query<SqlBlockRow>('SELECT * FROM raglab.search($1, ARRAY(SELECT jsonb_array_elements_text($2::jsonb)), $3::vector, $4::jsonb) ORDER BY rank', [run.strategy, terms, vector, override]),
       );
       const idsSame = units.length === lab.units.length && units.every((u, i) => u.unit === lab.units[i]!.id);
       if (idsSame) agreement.sameUnits++;

@@ -1,11 +1,17 @@
+import { canonicalLanguage } from '../util/language-tag';
+
 const cache = new Map<string, Intl.Segmenter>();
 
-/** One Intl.Segmenter per (language, granularity): they are costly to create and reusable. */
+/**
+ * One Intl.Segmenter per (language, granularity): they are costly to create and reusable.
+ * A tag Intl refuses ("en_US") is canonicalised, or segmented language-neutrally ('und'):
+ * the constructor's RangeError used to abort a whole index, export or eval.
+ */
 export function segmenter(language: string, granularity: 'word' | 'sentence'): Intl.Segmenter {
   const key = `${language}|${granularity}`;
   let s = cache.get(key);
   if (!s) {
-    s = new Intl.Segmenter(language, { granularity });
+    s = new Intl.Segmenter(canonicalLanguage(language) ?? 'und', { granularity });
     cache.set(key, s);
   }
   return s;
