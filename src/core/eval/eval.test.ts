@@ -346,7 +346,7 @@ describe('readBeir', () => {
     expect(set.skipped).toContain('queries line 3: not valid JSON');
     expect(set.skipped).toContain('qrels line 3: expected query-id, corpus-id, score');
     expect(set.skipped).toContain('qrels line 8: expected query-id, corpus-id, score');
-    expect(set.skipped).toContain('corpus line 6: "text" is missing');
+    expect(set.skipped).toContain('corpus line 7: "text" is missing');
     // q3's only relevant document was the broken line.
     expect(set.skipped.some((s) => s.startsWith('query q3'))).toBe(true);
     expect(set.questions.map((q) => q.id)).toEqual(['q1', 'q2']);
