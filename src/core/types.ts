@@ -17,7 +17,7 @@ export interface DocumentMeta {
   extra?: Record<string, string>;
 }
 
-export type DocumentFormat = 'txt' | 'md' | 'html' | 'pdf';
+export type DocumentFormat = 'txt' | 'md' | 'html' | 'pdf' | 'docx' | 'odt' | 'pptx' | 'odp' | 'xlsx' | 'ods' | 'csv' | 'tsv' | 'epub' | 'image';
 
 /** A heading and the text it governs, as character offsets into Document.text. */
 export interface Section {
@@ -36,6 +36,15 @@ export interface Page {
   number: number;
   start: number;
   end: number;
+  /** Set when the page's text was read by OCR: Tesseract's mean confidence, 0–100. */
+  ocrConfidence?: number;
+}
+
+/** A paragraph read by OCR, as a character range of Document.text, with Tesseract's confidence (0–100). */
+export interface OcrSpan {
+  start: number;
+  end: number;
+  confidence: number;
 }
 
 /** What a loader produces: plain text (newlines are hard boundaries) plus structure. */
@@ -53,6 +62,8 @@ export interface Document {
   warnings?: string[];
   /** A title and summary for contextual headers, written by an LLM or the user (dsRAG's AutoContext). */
   context?: DocumentContext;
+  /** The paragraphs read by OCR (scanned pages, images), each with its confidence: a sentence's confidence is its span's. */
+  ocr?: OcrSpan[];
 }
 
 export interface DocumentContext {

@@ -1,8 +1,10 @@
-import type { Document, DocumentFormat, DocumentMeta } from '../types';
+import type { Document, DocumentFormat, DocumentMeta, OcrSpan } from '../types';
 import { DocumentBuilder, LoaderError, contentId } from './builder';
 import { decodeText } from './decode';
 import { parseHtml } from './html';
+import { OFFICE_FORMATS, loadOffice } from './load-office';
 import { parseMarkdown } from './markdown';
+import { imageType } from './ocr';
 import { parsePdf, type PdfOptions } from './pdf';
 import { parsePlainText } from './text';
 
@@ -26,7 +28,16 @@ export const DEFAULT_MAX_BYTES = 100 * 1024 * 1024;
 
 const EXTENSIONS: Record<string, DocumentFormat> = {
   txt: 'txt', text: 'txt', md: 'md', markdown: 'md', mdx: 'md', htm: 'html', html: 'html', xhtml: 'html', pdf: 'pdf',
+  docx: 'docx', odt: 'odt', pptx: 'pptx', odp: 'odp', xlsx: 'xlsx', ods: 'ods', csv: 'csv', tsv: 'tsv', tab: 'tsv', epub: 'epub',
+  png: 'image', jpg: 'image', jpeg: 'image', webp: 'image', tif: 'image', tiff: 'image',
 };
+
+/** The extensions the loaders read (the page's file picker accepts these). */
+export const DOCUMENT_EXTENSIONS = Object.keys(EXTENSIONS);
+
+/** Said when a file's type is not one of them. */
+export const UNSUPPORTED_TYPE =
+  'unsupported file type (use .pdf, .docx, .odt, .pptx, .odp, .xlsx, .ods, .csv, .tsv, .epub, .md, .txt, .html, or an image: .png, .jpg, .webp, .tiff)';
 
 /** Why a file of this size is refused, or null: checked before reading it, so a huge file never freezes the tab. */
 export function sizeProblem(name: string, size: number, max = DEFAULT_MAX_BYTES): string | null {
@@ -39,6 +50,8 @@ export function detectFormat(name: string, bytes: Uint8Array): DocumentFormat | 
   if (head.startsWith('%PDF-')) return 'pdf';
   const ext = /\.([^.\\/]+)$/.exec(name)?.[1]?.toLowerCase();
   const byExt = ext ? EXTENSIONS[ext] : undefined;
+  // An image is known by its bytes, unless its name says another format (then that loader says what is wrong).
+  if (imageType(bytes) && (!byExt || byExt === 'image')) return 'image';
   if (byExt) return byExt;
   if (/^\s*(<!doctype html|<html[\s>])/i.test(head)) return 'html';
   return null;
@@ -55,16 +68,24 @@ export async function loadDocument(file: InputFile, options: LoadOptions = {}): 
   const tooLarge = sizeProblem(file.name, file.bytes.length, max);
   if (tooLarge) throw new LoaderError(tooLarge.slice(file.name.length + 2), file.name);
   const format = detectFormat(file.name, file.bytes);
-  if (!format) throw new LoaderError('unsupported file type (use .pdf, .md, .txt or .html)', file.name);
+  if (!format) throw new LoaderError(UNSUPPORTED_TYPE, file.name);
   const meta: DocumentMeta = { fileName: file.name, size: file.bytes.length, format };
   if (file.lastModified) meta.modified = new Date(file.lastModified).toISOString();
   const b = new DocumentBuilder();
   let title: string | null = null;
   let language = file.language;
+  const ocrOptions = { ...options, ...(file.language ? { language: file.language } : {}) };
+  let ocr: { spans: OcrSpan[]; pages: Map<number, number> } | null = null;
 
-  if (format === 'pdf') {
-    const r = await parsePdf(file.bytes, file.name, b, options);
+  if (OFFICE_FORMATS.has(format)) {
+    const r = await loadOffice(format, file.name, file.bytes, b, meta, ocrOptions);
     title = r.title;
+    language ??= r.language;
+    if (r.ocr) ocr = { spans: r.ocr, pages: new Map([[1, r.ocrConfidence ?? 0]]) };
+  } else if (format === 'pdf') {
+    const r = await parsePdf(file.bytes, file.name, b, ocrOptions);
+    title = r.title;
+    if (r.ocr && r.ocrSpans) ocr = { spans: r.ocrSpans, pages: new Map([...r.ocr].map(([p, o]) => [p, o.confidence])) };
     meta.pageCount = r.pageCount;
     if (r.author) meta.author = r.author;
     if (r.created) meta.created = r.created;
@@ -87,7 +108,16 @@ export async function loadDocument(file: InputFile, options: LoadOptions = {}): 
     }
   }
   if (b.length === 0) throw new LoaderError('no text found in the file', file.name);
-  return b.build({ id: contentId(file.bytes), title, language, meta, ...(file.tags ? { tags: file.tags } : {}) });
+  const doc = b.build({ id: contentId(file.bytes), title, language, meta, ...(file.tags ? { tags: file.tags } : {}) });
+  if (doc.pages.length && !doc.meta.pageCount) doc.meta.pageCount = doc.pages.length;
+  if (ocr) {
+    doc.ocr = ocr.spans;
+    for (const p of doc.pages) {
+      const confidence = ocr.pages.get(p.number);
+      if (confidence !== undefined) p.ocrConfidence = Math.round(confidence * 10) / 10;
+    }
+  }
+  return doc;
 }
 
 /** Builds a Document from text typed or pasted by the user. */

@@ -586,8 +586,10 @@ describe('loader errors', () => {
   it('rejects an unsupported extension', async () => {
     let seed = 42;
     const random = Uint8Array.from({ length: 256 }, () => (seed = (seed * 1103515245 + 12345) >>> 0) >>> 24);
-    const msg = await loaderError(loadDocument({ name: 'report.docx', bytes: random }), 'report.docx');
-    expect(msg).toBe('report.docx: unsupported file type (use .pdf, .md, .txt or .html)');
+    const msg = await loaderError(loadDocument({ name: 'report.wpd', bytes: random }), 'report.wpd');
+    expect(msg).toBe(
+      'report.wpd: unsupported file type (use .pdf, .docx, .odt, .pptx, .odp, .xlsx, .ods, .csv, .tsv, .epub, .md, .txt, .html, or an image: .png, .jpg, .webp, .tiff)',
+    );
   });
 
   it('rejects a file with no text', async () => {
@@ -646,6 +648,6 @@ describe('load options and identity', () => {
     expect(detectFormat('notes.text', enc('hi'))).toBe('txt');
     expect(detectFormat('noext', enc('  <html lang="en"><body>x</body></html>'))).toBe('html');
     expect(detectFormat('noext', enc('hello'))).toBeNull();
-    expect(detectFormat('sheet.xlsx', enc('hello'))).toBeNull();
+    expect(detectFormat('sheet.numbers', enc('hello'))).toBeNull();
   });
 });

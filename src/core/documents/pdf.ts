@@ -1,4 +1,7 @@
+import type { OcrSpan } from '../types';
 import { DocumentBuilder, LoaderError, collapseSpaces } from './builder';
+import type { OcrOptions, OcrPage } from './ocr';
+import { ocrPdfPages, pdfCanvasFactory } from './ocr-pdf';
 import { dehyphenate } from './text';
 
 /** The slice of pdf.js this loader uses (so Node, the worker and tests share it). */
@@ -14,9 +17,11 @@ export function setPdfJsLoader(loader: () => Promise<PdfJs>): void {
   pdfjsLoader = loader;
 }
 
-export interface PdfOptions {
+export interface PdfOptions extends OcrOptions {
   /** Absolute URL of pdf.js's standard font data (browser); not needed for text. */
   standardFontDataUrl?: string;
+  /** OCR pages without a text layer (default true). */
+  ocr?: boolean;
 }
 
 interface Line {
@@ -116,6 +121,10 @@ export interface PdfResult {
   created?: string;
   modified?: string;
   pageCount: number;
+  /** Pages read by OCR: number → the page's paragraphs and confidence. */
+  ocr?: Map<number, OcrPage>;
+  /** The paragraphs OCR read, as text ranges with their confidence. */
+  ocrSpans?: OcrSpan[];
 }
 
 /**
@@ -136,6 +145,7 @@ export async function parsePdf(bytes: Uint8Array, fileName: string, b: DocumentB
       stopAtErrors: false,
       verbosity: 0,
       ...(options.standardFontDataUrl ? { standardFontDataUrl: options.standardFontDataUrl } : {}),
+      ...(pdfCanvasFactory() ? { CanvasFactory: pdfCanvasFactory() } : {}),
     }).promise;
   } catch (e) {
     const name = (e as { name?: string }).name;
@@ -150,17 +160,29 @@ export async function parsePdf(bytes: Uint8Array, fileName: string, b: DocumentB
       pages.push(pageLines(content.items.filter((i) => 'str' in i) as TextItemLike[], p));
       page.cleanup();
     }
+    const empty = pages.flatMap((lines, i) => (lines.length ? [] : [i + 1]));
+    // Pages without a text layer (scanned) are rendered and read by OCR; pages with text keep it.
+    const ocr = empty.length && options.ocr !== false ? await ocrPdfPages(doc, empty, fileName, options) : new Map<number, OcrPage>();
     const all = pages.flat();
-    if (all.length === 0) throw new LoaderError('no text found — it looks scanned, and OCR is not supported', fileName);
+    if (all.length === 0 && ![...ocr.values()].some((o) => o.paragraphs.length)) throw new LoaderError(ocr.size ? 'no text found, not even by OCR' : 'no text found — it looks scanned', fileName);
     const drop = repeatedMargins(pages);
     const body = bodySize(all);
     const headingSizes = [...new Set(all.filter((l) => isHeadingLine(l, body)).map((l) => Math.round(l.size * 2) / 2))].sort((a, b2) => b2 - a);
     const levelOf = (size: number) => Math.min(6, headingSizes.indexOf(Math.round(size * 2) / 2) + 1);
 
-    const empty: number[] = [];
+    const spans: OcrSpan[] = [];
     pages.forEach((lines, p) => {
       const pageNo = p + 1;
       b.beginPage();
+      const read = ocr.get(pageNo);
+      if (read) {
+        for (const para of read.paragraphs) {
+          b.block(para.text);
+          spans.push({ start: b.length - collapseSpaces(para.text).length, end: b.length, confidence: para.confidence });
+        }
+        b.endPage(pageNo);
+        return;
+      }
       let para: string[] = [];
       let prev: Line | null = null;
       const flush = () => {
@@ -191,17 +213,19 @@ export async function parsePdf(bytes: Uint8Array, fileName: string, b: DocumentB
       flush();
       b.endPage(pageNo); // pages without text get an empty range, so page numbers stay 1…n
     });
-    for (let p = 1; p <= doc.numPages; p++) if (!pages[p - 1]!.length) empty.push(p);
-    if (empty.length) b.warnings.push(`${empty.length === 1 ? 'page' : 'pages'} ${empty.join(', ')} ${empty.length === 1 ? 'has' : 'have'} no text layer (scanned?); OCR is not supported`);
+    const unread = empty.filter((p) => !ocr.get(p)?.paragraphs.length);
+    if (unread.length) b.warnings.push(`${unread.length === 1 ? 'page' : 'pages'} ${unread.join(', ')} ${unread.length === 1 ? 'has' : 'have'} no text${ocr.size ? ', not even by OCR' : ' layer (scanned?)'}`);
+    if (ocr.size) b.warnings.push(`${ocr.size === 1 ? 'page' : 'pages'} ${[...ocr.keys()].join(', ')} read by OCR`);
     const meta = await doc.getMetadata().catch(() => null);
     const info = (meta?.info ?? {}) as Record<string, unknown>;
     const xmpTitle = meta?.metadata?.get('dc:title');
-    const firstPage = pages.find((p) => p.length)!;
-    const largest = firstPage.reduce((a, l) => (l.size > a.size ? l : a), firstPage[0]!);
-    const largestText = firstPage.filter((l) => Math.abs(l.size - largest.size) < 0.5 && Math.abs(l.y - largest.y) < largest.size * 3).map((l) => l.text).join(' ');
+    const firstPage = pages.find((p) => p.length);
+    const largest = firstPage?.reduce((a, l) => (l.size > a.size ? l : a), firstPage[0]!);
+    const largestText = firstPage && largest ? firstPage.filter((l) => Math.abs(l.size - largest.size) < 0.5 && Math.abs(l.y - largest.y) < largest.size * 3).map((l) => l.text).join(' ') : null;
     const result: PdfResult = {
       title: meaningfulTitle(info.Title) ?? meaningfulTitle(xmpTitle) ?? meaningfulTitle(largestText),
       pageCount: doc.numPages,
+      ...(ocr.size ? { ocr, ocrSpans: spans } : {}),
     };
     if (typeof info.Author === 'string' && info.Author.trim()) result.author = info.Author.trim();
     const created = pdfDate(info.CreationDate);

@@ -1,0 +1,129 @@
+import Papa from 'papaparse';
+import type { Element } from 'domhandler';
+import { LoaderError, type DocumentBuilder } from './builder';
+import type { OfficeInfo } from './docx';
+import { odfMeta, odfTableGrid, openOdf } from './odf';
+import { tableSentences } from './table-rows';
+import { ZipArchive, childElements, coreProperties, findAll, findFirst, relationships, textOf } from './zip-xml';
+
+export interface Sheet {
+  name: string;
+  rows: string[][];
+}
+
+/**
+ * One section per sheet (titled by its name; a lone CSV sheet has none), each row one
+ * sentence carrying its column headers, so a row is retrieved whole and reads on its
+ * own; empty rows and columns skipped (table-rows.ts). Returns the rows written.
+ */
+export function writeSheets(sheets: Sheet[], b: DocumentBuilder, sectionPerSheet = true): number {
+  let written = 0;
+  for (const s of sheets) {
+    const t = tableSentences(s.rows);
+    if (!t.rows.length && !t.caption) continue;
+    if (sectionPerSheet) b.heading(1, s.name);
+    if (t.caption) b.block(t.caption);
+    for (const row of t.rows) b.block(row);
+    written += t.rows.length;
+  }
+  return written;
+}
+
+/** Column index of a cell reference ("AB12" → 27). */
+function columnOf(ref: string): number {
+  let n = 0;
+  for (const ch of ref) {
+    const c = ch.charCodeAt(0);
+    if (c < 65 || c > 90) break;
+    n = n * 26 + (c - 64);
+  }
+  return n - 1;
+}
+
+/** Built-in number formats that are dates (ECMA-376 §18.8.30). */
+const DATE_FORMATS = new Set([14, 15, 16, 17, 22, 27, 30, 36, 45, 46, 47, 50, 57]);
+
+/** For each cell style index, whether it shows a date (built-in date formats, or custom ones with day/month/year codes). */
+function dateStyles(zip: ZipArchive): boolean[] {
+  const styles = zip.xml('xl/styles.xml');
+  if (!styles) return [];
+  const custom = new Map<number, boolean>();
+  for (const f of findAll(styles, 'numFmt')) {
+    const code = (f.attribs.formatCode ?? '').replace(/"[^"]*"|\[[^\]]*\]/g, '');
+    custom.set(Number(f.attribs.numFmtId), /[dy]/i.test(code) || /m.*[dy]|[dy].*m/i.test(code));
+  }
+  const xfs = findFirst(styles, 'cellXfs');
+  return (xfs ? childElements(xfs, 'xf') : []).map((xf) => {
+    const id = Number(xf.attribs.numFmtId);
+    return DATE_FORMATS.has(id) || custom.get(id) === true;
+  });
+}
+
+/** An Excel serial day (1900 system) as an ISO date. */
+function serialDate(v: number): string {
+  const ms = Math.round((v - 25569) * 86400000);
+  const iso = new Date(ms).toISOString();
+  return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso.slice(0, 16).replace('T', ' ');
+}
+
+/**
+ * Excel (.xlsx): sheets in the workbook's order, shared and inline strings, booleans,
+ * formulas by their cached values (the <v> Excel saved), dates from date-formatted cells.
+ */
+export function readXlsx(bytes: Uint8Array, fileName: string): { sheets: Sheet[]; info: OfficeInfo } {
+  const zip = new ZipArchive(bytes, fileName, 'an Excel workbook (.xlsx)');
+  const wb = zip.requireXml('xl/workbook.xml');
+  const rels = relationships(zip, 'xl/workbook.xml');
+  const sstXml = zip.xml('xl/sharedStrings.xml');
+  // A shared string's text: its own <t> or its runs' <t>, not phonetic guides (rPh).
+  const shared = sstXml ? findAll(sstXml, 'si').map((si) => childElements(si).map((c) => (c.name === 't' ? textOf(c) : c.name === 'r' ? childElements(c, 't').map(textOf).join('') : '')).join('')) : [];
+  const dates = dateStyles(zip);
+  const sheets: Sheet[] = [];
+  for (const s of findAll(wb, 'sheet')) {
+    const path = rels.get(s.attribs['r:id'] ?? '')?.target;
+    const xml = path ? zip.xml(path) : null;
+    if (!xml) continue;
+    const rows: string[][] = [];
+    for (const row of findAll(xml, 'row')) {
+      const cells: string[] = [];
+      for (const c of childElements(row, 'c')) {
+        const col = c.attribs.r ? columnOf(c.attribs.r) : cells.length;
+        const v = cellValue(c, shared, dates);
+        if (v && col >= 0 && col < 16384) cells[col] = v;
+      }
+      if (cells.length) rows.push(Array.from(cells, (x) => x ?? ''));
+    }
+    sheets.push({ name: s.attribs.name ?? `Sheet ${sheets.length + 1}`, rows });
+  }
+  const props = coreProperties(zip);
+  return { sheets, info: { title: props.title, ...(props.author ? { author: props.author } : {}) } };
+}
+
+function cellValue(c: Element, shared: string[], dates: boolean[]): string {
+  const type = c.attribs.t ?? 'n';
+  const v = findFirst(c, 'v');
+  const raw = v ? textOf(v) : '';
+  if (type === 's') return shared[Number(raw)] ?? '';
+  if (type === 'inlineStr') return findAll(c, 't').map(textOf).join('');
+  if (type === 'b') return raw === '1' ? 'TRUE' : raw === '0' ? 'FALSE' : '';
+  if (type === 'e') return raw; // #N/A, #DIV/0!: what the user sees
+  if (type === 'n' && raw && dates[Number(c.attribs.s ?? 0)] && Number.isFinite(Number(raw))) return serialDate(Number(raw));
+  return raw;
+}
+
+/** OpenDocument spreadsheet (.ods): each table:table a sheet; cells by their displayed text (formulas' results included). */
+export function readOds(bytes: Uint8Array, fileName: string): { sheets: Sheet[]; info: OfficeInfo & { language?: string } } {
+  const zip = openOdf(bytes, fileName, 'an OpenDocument spreadsheet (.ods)', 'application/vnd.oasis.opendocument.spreadsheet');
+  const content = zip.requireXml('content.xml');
+  const sheets = findAll(content, 'table:table').map((t, i) => ({ name: t.attribs['table:name'] ?? `Sheet ${i + 1}`, rows: odfTableGrid(t) }));
+  const { language, ...meta } = odfMeta(zip);
+  return { sheets, info: { ...meta, ...(language ? { language } : {}) } };
+}
+
+/** CSV or TSV text with papaparse (quoted fields, embedded newlines; CSV's delimiter detected: comma, semicolon, tab, pipe). */
+export function readDelimited(text: string, fileName: string, tab: boolean): Sheet {
+  const r = Papa.parse<string[]>(text, { delimiter: tab ? '\t' : '', skipEmptyLines: 'greedy' });
+  const fatal = r.errors.find((e) => e.type === 'Quotes');
+  if (fatal && r.data.length === 0) throw new LoaderError(`not readable as ${tab ? 'TSV' : 'CSV'} (${fatal.message} at row ${fatal.row})`, fileName);
+  return { name: fileName, rows: r.data };
+}
