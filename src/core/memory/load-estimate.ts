@@ -43,9 +43,27 @@ export const UNITS_PER_SENTENCE: Record<Exclude<UnitKind, 'semantic'>, number> =
  * AI 100-1 0.054, a scanned handbook 0.005), so a PDF's estimate is an upper bound. HTML:
  * assumed half markup. Text and Markdown: UTF-8, at most a character a byte. Sentences: 100
  * characters each (sample PDFs 89–135, SQuAD 157, Markdown lists ~40).
+ *
+ * Zipped formats hold more text than their bytes (deflate packs text ~3:1), and a sheet's
+ * text is larger than its data because every row repeats its headers. Measured on generated
+ * files (office-fixtures.ts, 20,000 rows of 5 columns / 3,000 paragraphs): xlsx 2.5, ods
+ * 4.6, csv 2.1 characters a byte, 88 characters a row; pptx 0.24. The figures below are
+ * upper bounds above those: word processors and e-books 3 (deflated text; their XML makes real
+ * files less dense), sheets 5, CSV/TSV 2.5, slides 1, images 0.05 (a 300-dpi page PNG of
+ * ~100 KB or more holds ~3,000 characters).
  */
-export const TEXT_PER_FILE_BYTE = { pdf: 0.27, html: 0.5, text: 1 } as const;
+export const TEXT_PER_FILE_BYTE = { pdf: 0.27, html: 0.5, text: 1, document: 3, sheet: 5, delimited: 2.5, slides: 1, image: 0.05 } as const;
 export const CHARS_PER_SENTENCE = 100;
+/** A sheet's or CSV's sentence is a row: 88 characters measured, 80 taken (more sentences: the safer side). */
+export const CHARS_PER_ROW = 80;
+
+const FORMAT_DENSITY: Record<string, keyof typeof TEXT_PER_FILE_BYTE> = {
+  pdf: 'pdf', html: 'html', htm: 'html', xhtml: 'html',
+  docx: 'document', odt: 'document', epub: 'document',
+  xlsx: 'sheet', ods: 'sheet', csv: 'delimited', tsv: 'delimited', tab: 'delimited',
+  pptx: 'slides', odp: 'slides',
+  png: 'image', jpg: 'image', jpeg: 'image', webp: 'image', tif: 'image', tiff: 'image',
+};
 
 /** voy-search's k-d tree beside the float32 rows: (1,137 − 147) MB at 100k vectors (README "index backends at 100k"). */
 const VOY_BYTES_PER_VECTOR = 9_900;
@@ -159,9 +177,9 @@ const count = (v: unknown): number => (typeof v === 'number' && Number.isFinite(
 /** A dropped document's need from its name and size: text per byte of its format, sentences of 100 characters; vectors of every kind the model embeds. */
 export function documentNeed(file: { name: string; size: number }, dims: number): LoadNeed {
   const ext = file.name.toLowerCase().split('.').pop() ?? '';
-  const perByte = ext === 'pdf' ? TEXT_PER_FILE_BYTE.pdf : ext === 'html' || ext === 'htm' ? TEXT_PER_FILE_BYTE.html : TEXT_PER_FILE_BYTE.text;
-  const textChars = Math.round(file.size * perByte);
-  const sentences = Math.ceil(textChars / CHARS_PER_SENTENCE);
+  const density = FORMAT_DENSITY[ext] ?? 'text';
+  const textChars = Math.round(file.size * TEXT_PER_FILE_BYTE[density]);
+  const sentences = Math.ceil(textChars / (density === 'sheet' || density === 'delimited' ? CHARS_PER_ROW : CHARS_PER_SENTENCE));
   const vectors: Partial<Record<UnitKind, number>> = {};
   if (dims > 0) for (const [k, per] of Object.entries(UNITS_PER_SENTENCE) as [UnitKind, number][]) vectors[k] = Math.round(sentences * per);
   return { counts: { sentences, textChars, vectors, dims }, transientBytes: file.size };
