@@ -1,0 +1,98 @@
+/**
+ * Every question-set format, for the page's export/import and `questions convert`: pure
+ * functions over strings. An export is one or more named files (BEIR is three: the page zips
+ * them, the CLI writes a folder) plus notes on what the format could not carry.
+ */
+import type { Document } from '../../types';
+import type { QuestionSet } from '../types';
+import { exportBeir, importBeir } from './beir';
+import { exportJsonl, importJsonl } from './jsonl';
+import { exportLlamaIndex, importLlamaIndex } from './llamaindex';
+import { exportRagas, importRagas } from './ragas';
+import type { ImportResult } from './resolve';
+import { exportSquad, importSquad } from './squad';
+
+export type { ImportResult } from './resolve';
+
+export const SET_FORMATS = ['jsonl', 'squad', 'beir', 'ragas', 'llamaindex'] as const;
+export type SetFormat = (typeof SET_FORMATS)[number];
+
+export const FORMAT_LABELS: Record<SetFormat, string> = {
+  jsonl: 'JSONL (the lab’s own: one question a line)',
+  squad: 'SQuAD-format JSON',
+  beir: 'BEIR (queries.jsonl, qrels/test.tsv, corpus.jsonl)',
+  ragas: 'Ragas test set (JSONL)',
+  llamaindex: 'LlamaIndex EmbeddingQAFinetuneDataset (JSON)',
+};
+
+export interface ExportedFile {
+  /** A relative path: "questions.jsonl", "qrels/test.tsv", … */
+  name: string;
+  text: string;
+}
+
+export interface SetExport {
+  files: ExportedFile[];
+  notes: string[];
+}
+
+/** The set in `format`, over the current documents. */
+export function exportSet(format: SetFormat, set: QuestionSet, docs: readonly Document[]): SetExport {
+  switch (format) {
+    case 'jsonl':
+      return { files: [{ name: 'questions.jsonl', text: exportJsonl(set) }], notes: [] };
+    case 'squad': {
+      const r = exportSquad(set, docs);
+      return { files: [{ name: 'questions.squad.json', text: r.text }], notes: r.notes };
+    }
+    case 'beir': {
+      const r = exportBeir(set, docs);
+      return { files: [{ name: 'queries.jsonl', text: r.queries }, { name: 'qrels/test.tsv', text: r.qrels }, { name: 'corpus.jsonl', text: r.corpus }], notes: r.notes };
+    }
+    case 'ragas': {
+      const r = exportRagas(set, docs);
+      return { files: [{ name: 'questions.ragas.jsonl', text: r.text }], notes: r.notes };
+    }
+    case 'llamaindex': {
+      const r = exportLlamaIndex(set, docs);
+      return { files: [{ name: 'questions.llamaindex.json', text: r.text }], notes: r.notes };
+    }
+  }
+}
+
+/**
+ * Reads a set in `format` onto the current documents. `files` maps names to texts: one file for
+ * every format but BEIR, which needs queries.jsonl and a qrels .tsv (corpus.jsonl optional).
+ */
+export function importSet(format: SetFormat, files: Record<string, string>, docs: readonly Document[], fileName: string): ImportResult {
+  const only = Object.values(files)[0] ?? '';
+  switch (format) {
+    case 'jsonl':
+      return importJsonl(only, docs, fileName);
+    case 'squad':
+      return importSquad(only, docs, fileName);
+    case 'ragas':
+      return importRagas(only, docs, fileName);
+    case 'llamaindex':
+      return importLlamaIndex(only, docs, fileName);
+    case 'beir': {
+      const find = (re: RegExp) => Object.entries(files).find(([n]) => re.test(n))?.[1];
+      const queries = find(/queries\.jsonl$/i);
+      const qrels = find(/\.tsv$/i);
+      if (queries === undefined || qrels === undefined) return { set: { questions: [] }, skipped: [`${fileName}: BEIR needs queries.jsonl and a qrels .tsv file`] };
+      const corpus = find(/corpus\.jsonl$/i);
+      return importBeir({ queries, qrels, ...(corpus !== undefined ? { corpus } : {}) }, docs, fileName);
+    }
+  }
+}
+
+/** The format of a single file by its name and first characters (null when it cannot tell). */
+export function detectFormat(fileName: string, text: string): SetFormat | null {
+  const head = text.trimStart().slice(0, 2000);
+  if (/\.tsv$/i.test(fileName) || /queries\.jsonl$/i.test(fileName) || /corpus\.jsonl$/i.test(fileName)) return 'beir';
+  if (head.startsWith('{"data"') || /^\{\s*"(?:version|data)"/.test(head)) return 'squad';
+  if (/^\{\s*"queries"/.test(head)) return 'llamaindex';
+  if (/"user_input"\s*:/.test(head)) return 'ragas';
+  if (/"question"\s*:/.test(head) && /^\{/.test(head)) return 'jsonl';
+  return null;
+}
