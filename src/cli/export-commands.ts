@@ -20,7 +20,7 @@ import { importBundle } from '../core/export/import';
 import { parseManifest } from '../core/export/manifest';
 import { STRATEGIES, type RetrievalParams, type StrategyName, type StructureParams, type UnitKind } from '../core/retrieve/params';
 import type { Document } from '../core/types';
-import { bundleBytes, readBundleDir, writeBundleDir } from '../node/bundle-fs';
+import { bundleBytes, readBundle, writeBundleDir } from '../node/bundle-fs';
 import { PROJECT_ROOT } from '../node/paths';
 import { verifyInPglite } from '../node/pglite-verify';
 import { ProgressBar } from './progress';
@@ -69,9 +69,9 @@ export async function engineFromBundle<V extends ExportValues>(values: V, dir: s
   let files;
   try {
     // An import reads the manifest and the Parquet tables only.
-    files = readBundleDir(dir, (name) => name === MANIFEST || name.startsWith('parquet/'));
+    files = readBundle(dir, (name) => name === MANIFEST || name.startsWith('parquet/'));
   } catch (e) {
-    throw deps.usage(`--from ${dir}: ${(e as Error).message}`);
+    throw deps.usage(`--from ${dir}: ${(e as Error).message.replace(`${dir}: `, '')}`);
   }
   try {
     const manifest = parseManifest(files.find((f) => f.name === MANIFEST)?.bytes);
@@ -144,15 +144,15 @@ export async function cmdExport<V extends ExportValues>(values: V, files: string
 /** verify: loads the bundle's SQL into PGlite and compares every golden question. Returns the exit code (1 on disagreement). */
 export async function cmdVerify<V extends ExportValues>(values: V, positionals: string[], deps: Pick<ExportDeps<V>, 'usage'>): Promise<number> {
   const [dir] = positionals;
-  if (!dir) throw deps.usage('verify: give the bundle folder (verify DIR --engine pglite)');
+  if (!dir) throw deps.usage('verify: give the bundle folder or .zip (verify DIR --engine pglite)');
   const engine = values.engine ?? 'pglite';
   if (engine !== 'pglite') throw deps.usage(`--engine: only pglite is built in (got "${engine}"); for a server, load postgres/*.sql with psql and run golden.json's questions`);
   let files;
   try {
     // Verify reads the manifest, the SQL and the golden run only.
-    files = readBundleDir(dir, (name) => name === MANIFEST || name === GOLDEN || name.startsWith('postgres/'));
+    files = readBundle(dir, (name) => name === MANIFEST || name === GOLDEN || name.startsWith('postgres/'));
   } catch (e) {
-    throw deps.usage(`verify: ${(e as Error).message}`);
+    throw deps.usage(`verify ${dir}: ${(e as Error).message.replace(`${dir}: `, '')}`);
   }
   const bar = values.json ? null : new ProgressBar('verify in PGlite');
   let report;

@@ -2,6 +2,7 @@
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import type { BundleFile } from '../core/export/format';
+import { unzipBundle } from '../worker/bundle-zip';
 
 /** Writes a bundle's files under `dir` (created if needed; files of the same name are replaced). */
 export function writeBundleDir(dir: string, files: BundleFile[]): void {
@@ -46,6 +47,19 @@ export function readBundleDir(dir: string, include: (name: string) => boolean = 
   };
   walk(dir);
   return out.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/**
+ * A bundle given on the command line: its folder, or the .zip the page downloads (read with
+ * the page's own reader and its limits on what an entry may inflate to).
+ */
+export function readBundle(path: string, include: (name: string) => boolean = () => true): BundleFile[] {
+  if (existsSync(path) && statSync(path).isFile()) {
+    const zip = readWhole(path, statSync(path).size);
+    return unzipBundle(zip, { include }).sort((a, b) => a.name.localeCompare(b.name));
+  }
+  if (!existsSync(path)) throw new Error(`${path}: no such file or folder`);
+  return readBundleDir(path, include);
 }
 
 /** Total bytes of a bundle's files, optionally only those under a prefix. */

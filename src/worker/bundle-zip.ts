@@ -53,6 +53,41 @@ export async function zipBundle(files: BundleFile[], onProgress?: (done: number,
   return new Blob(chunks, { type: 'application/zip' });
 }
 
+/**
+ * Limits on what a zip may inflate to, checked on each entry's declared sizes before it is
+ * inflated (a 322 KB zip whose table inflated to 300 MB raised the tab's memory by 300 MB
+ * before anything looked). The lab's own zips store Parquet (1:1) and deflate text at level 1
+ * (2–10:1); deflate itself cannot exceed ~1032:1, which only a crafted file comes near.
+ */
+export interface ZipLimits {
+  /** Largest inflated size of one entry, in bytes (default 4 GiB − 1, the most a zip without ZIP64 can say). */
+  maxEntryBytes: number;
+  /** Largest inflated size of all entries read, in bytes (default 8 GiB). */
+  maxTotalBytes: number;
+  /** Largest inflated / compressed ratio of an entry above `ratioFloor` bytes (default 200). */
+  maxRatio: number;
+  /** Entries up to this inflated size are not held to the ratio (default 1 MiB: small JSON compresses well). */
+  ratioFloor: number;
+}
+
+export const ZIP_LIMITS: ZipLimits = { maxEntryBytes: 2 ** 32 - 1, maxTotalBytes: 8 * 2 ** 30, maxRatio: 200, ratioFloor: 2 ** 20 };
+
+const mb = (n: number) => (n >= 1e6 ? `${(n / 1e6).toFixed(1)} MB` : `${(n / 1e3).toFixed(1)} KB`);
+
+/** Why an entry is not inflated, or null: its declared sizes against the limits. */
+export function entryLimitProblem(name: string, compressed: number, size: number, limits: ZipLimits = ZIP_LIMITS): string | null {
+  if (size > limits.maxEntryBytes) return `${name} would inflate to ${mb(size)}, above the limit of ${mb(limits.maxEntryBytes)} per file`;
+  if (size > limits.ratioFloor && size > limits.maxRatio * Math.max(1, compressed)) {
+    return `${name} would inflate from ${mb(compressed)} to ${mb(size)} (${Math.round(size / Math.max(1, compressed))}:1), above the limit of ${limits.maxRatio}:1 for files over ${mb(limits.ratioFloor)}: not a bundle the lab wrote`;
+  }
+  return null;
+}
+
+/** Why the entries together are not inflated, or null. */
+function totalProblem(total: number, limits: ZipLimits): string | null {
+  return total > limits.maxTotalBytes ? `its files would inflate to ${mb(total)}, above the limit of ${mb(limits.maxTotalBytes)}` : null;
+}
+
 /** fflate's error codes for archives it cannot read (truncated, not a zip, bad entries). */
 function zipProblem(e: unknown): string {
   const message = e instanceof Error ? e.message : String(e);
@@ -64,9 +99,12 @@ function zipProblem(e: unknown): string {
  * bundle folder itself works too), except those `skip` names by prefix. A zip without
  * manifest.json is no bundle; an unreadable zip is one message.
  */
-export function unzipBundle(zip: Uint8Array, options: { skip?: readonly string[] } = {}): BundleFile[] {
+export function unzipBundle(zip: Uint8Array, options: { skip?: readonly string[]; include?: (name: string) => boolean; limits?: Partial<ZipLimits> } = {}): BundleFile[] {
   let root: string | null = null;
   const skip = options.skip ?? [];
+  const limits = { ...ZIP_LIMITS, ...options.limits };
+  let problem: string | null = null;
+  let total = 0;
   const keep = (info: UnzipFileInfo) => {
     if (info.name.endsWith('/')) return false;
     if (info.name === 'manifest.json' || info.name.endsWith('/manifest.json')) {
@@ -82,11 +120,19 @@ export function unzipBundle(zip: Uint8Array, options: { skip?: readonly string[]
     unzipSync(zip, { filter: (info) => (keep(info), false) });
     const base: string = root ?? '';
     entries = unzipSync(zip, {
-      filter: (info) => info.name.startsWith(base) && !info.name.endsWith('/') && !skip.some((p) => info.name.slice(base.length).startsWith(p)),
+      filter: (info) => {
+        if (problem || !info.name.startsWith(base) || info.name.endsWith('/') || skip.some((p) => info.name.slice(base.length).startsWith(p))) return false;
+        if (options.include && !options.include(info.name.slice(base.length))) return false;
+        // Checked on the declared sizes, before fflate allocates and inflates the entry.
+        total += info.originalSize;
+        problem = entryLimitProblem(info.name, info.size, info.originalSize, limits) ?? totalProblem(total, limits);
+        return !problem;
+      },
     });
   } catch (e) {
     throw new BundleError(`the zip cannot be read: ${zipProblem(e)}`);
   }
+  if (problem) throw new BundleError(`the zip is refused: ${problem}`);
   if (root === null) throw new BundleError('not a RAG Context Lab bundle: the zip holds no manifest.json');
   const base: string = root;
   return Object.entries(entries).map(([name, bytes]) => ({ name: name.slice(base.length), bytes }));
@@ -167,7 +213,11 @@ async function entryBytes(blob: Blob, e: ZipEntry): Promise<Uint8Array> {
   const start = e.localOffset + 30 + hv.getUint16(26, true) + hv.getUint16(28, true);
   const data = await sliceBytes(blob, start, start + e.compressedSize);
   if (e.method === 0) return data;
-  if (e.method === 8) return inflateSync(data, { out: new Uint8Array(e.size) });
+  if (e.method === 8) {
+    const out = inflateSync(data, { out: new Uint8Array(e.size) });
+    if (out.length !== e.size) throw new Error(`${e.name} inflates to ${out.length} bytes, its directory says ${e.size}`);
+    return out;
+  }
   throw new Error(`unknown compression method ${e.method}`);
 }
 
@@ -177,7 +227,7 @@ async function entryBytes(blob: Blob, e: ZipEntry): Promise<Uint8Array> {
  * mostly JSONL and SQL an import skips; reading the whole file into memory first took the
  * page 5 s of the import. Same files, same refusals as unzipBundle.
  */
-export async function unzipBundleBlob(blob: Blob, options: { skip?: readonly string[] } = {}): Promise<BundleFile[]> {
+export async function unzipBundleBlob(blob: Blob, options: { skip?: readonly string[]; limits?: Partial<ZipLimits> } = {}): Promise<BundleFile[]> {
   const reads = await openBundleBlob(blob, options);
   return Promise.all([...reads].map(async ([name, bytes]) => ({ name, bytes: await bytes })));
 }
@@ -188,8 +238,9 @@ export async function unzipBundleBlob(blob: Blob, options: { skip?: readonly str
  * read from the file. A zip whose directory cannot be read, or without manifest.json, is
  * refused here; an entry that cannot be read rejects with the same refusal when awaited.
  */
-export async function openBundleBlob(blob: Blob, options: { skip?: readonly string[] } = {}): Promise<Map<string, Promise<Uint8Array>>> {
+export async function openBundleBlob(blob: Blob, options: { skip?: readonly string[]; limits?: Partial<ZipLimits> } = {}): Promise<Map<string, Promise<Uint8Array>>> {
   const skip = options.skip ?? [];
+  const limits = { ...ZIP_LIMITS, ...options.limits };
   let entries: ZipEntry[];
   try {
     entries = await centralDirectory(blob);
@@ -207,6 +258,13 @@ export async function openBundleBlob(blob: Blob, options: { skip?: readonly stri
   if (root === null) throw new BundleError('not a RAG Context Lab bundle: the zip holds no manifest.json');
   const base: string = root;
   const wanted = entries.filter((e) => e.name.startsWith(base) && !e.name.endsWith('/') && !skip.some((p) => e.name.slice(base.length).startsWith(p)));
+  // Every entry kept is checked before any is read: the reads start at once, below.
+  let total = 0;
+  for (const e of wanted) {
+    total += e.size;
+    const problem = entryLimitProblem(e.name, e.compressedSize, e.size, limits) ?? totalProblem(total, limits);
+    if (problem) throw new BundleError(`the zip is refused: ${problem}`);
+  }
   return new Map(
     wanted.map((e) => {
       const bytes = entryBytes(blob, e).catch((err: unknown) => {

@@ -131,6 +131,12 @@ async function fileOf(files: Files, manifest: Manifest, name: TableName): Promis
   return { path, bytes, entry: manifest.files.find((f) => f.name === path) };
 }
 
+/** A table's row count against the manifest's, before anything of that length is made. */
+function checkRows(manifest: Manifest, name: TableName, path: string, rows: number): void {
+  const declared = manifest.tables[name]?.rows;
+  if (declared !== undefined && declared !== rows) throw new BundleError(`${path} is corrupt: it holds ${rows} rows, the manifest says ${declared}`);
+}
+
 /** A table's size against the manifest: one BundleError naming the fault. */
 function checkSize(path: string, bytes: Uint8Array, entry: ManifestFile | undefined): void {
   if (entry && bytes.length !== entry.bytes) throw new BundleError(`${path} is ${bytes.length < entry.bytes ? 'truncated' : 'corrupt'} (${bytes.length} of ${entry.bytes} bytes)`);
@@ -140,7 +146,7 @@ function checkSize(path: string, bytes: Uint8Array, entry: ManifestFile | undefi
 async function table(files: Files, manifest: Manifest, name: TableName, checks: Checks): Promise<Table> {
   const { path, bytes, entry } = await fileOf(files, manifest, name);
   // Opened (metadata and columns) before the size check, as the checks always ran: a truncated file says so either way.
-  openParquet(name, path, bytes, entry?.bytes);
+  checkRows(manifest, name, path, openParquet(name, path, bytes, entry?.bytes).rows);
   checkSize(path, bytes, entry);
   checks.add(path, bytes, entry);
   return readParquet(name, path, bytes, entry?.bytes);
@@ -150,6 +156,7 @@ async function table(files: Files, manifest: Manifest, name: TableName, checks: 
 async function columnsOf(files: Files, manifest: Manifest, name: TableName, columns: string[], checks: Checks): Promise<ColumnTable> {
   const { path, bytes, entry } = await fileOf(files, manifest, name);
   const t = openTable(name, path, bytes, entry?.bytes);
+  checkRows(manifest, name, path, t.rows);
   checkSize(path, bytes, entry);
   checks.add(path, bytes, entry);
   return t.read(columns);

@@ -83,7 +83,25 @@ export function openParquet(name: TableName, path: string, bytes: Uint8Array, ex
   const present = new Set(metadata.schema.map((s) => s.name));
   const specs = TABLES[name];
   for (const s of specs) if (!present.has(s.name)) throw new BundleError(`${path} has no column "${s.name}" (a ${name} table needs ${specs.map((x) => x.name).join(', ')})`);
-  return { file, metadata, specs, rows: Number(metadata.num_rows) };
+  const rows = Number(metadata.num_rows);
+  checkDeclaredRows(path, rows, metadata.row_groups.map((g) => Number(g.num_rows)), bytes.length);
+  return { file, metadata, specs, rows };
+}
+
+/**
+ * The most rows a bundle table can hold per byte of its file. Every table has a column whose
+ * values change from row to row (ids, offsets), which no encoding stores in less than a bit;
+ * 8 rows a byte is far above any real table, and refuses a footer that declares 2^40 rows, or
+ * 30 million in a 1.5 KB file, before arrays of that length are made (they exhausted the heap).
+ */
+export const MAX_ROWS_PER_BYTE = 8;
+
+/** Refuses a row count the file's bytes cannot hold, or row groups that do not add up to it. */
+export function checkDeclaredRows(path: string, rows: number, groupRows: number[], bytes: number): void {
+  if (!Number.isSafeInteger(rows) || rows < 0) throw new BundleError(`${path} is corrupt: its footer declares ${rows} rows`);
+  if (rows > bytes * MAX_ROWS_PER_BYTE) throw new BundleError(`${path} is corrupt: its footer declares ${rows} rows, more than its ${bytes} bytes can hold`);
+  const sum = groupRows.reduce((a, b) => a + b, 0);
+  if (sum !== rows) throw new BundleError(`${path} is corrupt: its row groups hold ${sum} rows, its footer declares ${rows}`);
 }
 
 /**
