@@ -1,5 +1,6 @@
-import { readdirSync, rmSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { createReadStream, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { createRequire } from 'node:module';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import wasm from 'vite-plugin-wasm';
@@ -70,10 +71,48 @@ function dropTestModels(): Plugin {
   };
 }
 
+/**
+ * OCR language data, served by the site itself (tesseract.js would fetch it from a CDN): every
+ * installed @tesseract.js-data/<code> package, or those RAG_LAB_OCR_LANGUAGES lists
+ * ("eng,por"). Built as assets/tesseract/<code>.traineddata.gz, next to the worker chunk that
+ * fetches them; dev serves the same names from node_modules. The list reaches the worker as
+ * __RAG_LAB_OCR_LANGUAGES__.
+ */
+function ocrLanguageData(): Plugin {
+  const require = createRequire(import.meta.url);
+  const wanted = process.env.RAG_LAB_OCR_LANGUAGES?.split(',').map((s) => s.trim()).filter(Boolean);
+  const file = (code: string): string | null => {
+    try {
+      const f = resolve(dirname(require.resolve(`@tesseract.js-data/${code}/package.json`)), '4.0.0', `${code}.traineddata.gz`);
+      return existsSync(f) ? f : null;
+    } catch {
+      return null;
+    }
+  };
+  const all = ['eng', 'por', 'spa', 'fra', 'deu', 'chi_sim', 'ita', 'nld', 'jpn', 'rus', 'ara', 'kor'];
+  const codes = (wanted ?? all).filter((c) => /^[a-z_]+$/.test(c) && file(c) !== null);
+  return {
+    name: 'rag-lab:ocr-language-data',
+    config: () => ({ define: { __RAG_LAB_OCR_LANGUAGES__: JSON.stringify(codes) } }),
+    configureServer(server) {
+      server.middlewares.use((req, res, next) => {
+        const m = /\/tesseract\/([a-z_]+)\.traineddata\.gz$/.exec(req.url?.split('?')[0] ?? '');
+        const f = m && codes.includes(m[1]!) ? file(m[1]!) : null;
+        if (!f) return next();
+        res.setHeader('Content-Type', 'application/octet-stream');
+        createReadStream(f).pipe(res);
+      });
+    },
+    generateBundle() {
+      for (const c of codes) this.emitFile({ type: 'asset', fileName: `assets/tesseract/${c}.traineddata.gz`, source: readFileSync(file(c)!) });
+    },
+  };
+}
+
 export default defineConfig({
   // Relative asset paths: the built folder works from any static host and sub-path.
   base: './',
-  plugins: [react(), wasm(), dropTestModels(), contentSecurityPolicy()],
+  plugins: [react(), wasm(), dropTestModels(), contentSecurityPolicy(), ocrLanguageData()],
   worker: { format: 'es', plugins: () => [wasm()] },
   // PGlite and its pgvector extension find their wasm, data and extension files next to their
   // modules (new URL(…, import.meta.url)): pre-bundling would move the modules away from them.

@@ -7,6 +7,8 @@ import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { configureModelSource } from '../core/embed/transformers-embedder';
 import { setVoyWasmSource } from '../core/index/voy-index';
+import { setOcrEnvironment } from '../core/documents/ocr';
+import { nodeOcrEnvironment } from './ocr-env';
 import { PROJECT_MODELS_DIR } from './paths';
 
 export { PROJECT_MODELS_DIR, PROJECT_ROOT, SHARED_DATA } from './paths';
@@ -17,4 +19,5 @@ export function setupNode(options: { modelsDir?: string; allowRemoteModels?: boo
   const dir = resolve(options.modelsDir ?? PROJECT_MODELS_DIR);
   configureModelSource({ localModelPath: dir.endsWith('/') ? dir : `${dir}/`, allowRemoteModels: options.allowRemoteModels ?? false });
   setVoyWasmSource(() => readFile(require.resolve('voy-search/voy_search_bg.wasm')));
+  setOcrEnvironment(nodeOcrEnvironment());
 }

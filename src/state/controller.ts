@@ -173,7 +173,7 @@ const isBundle = (f: File) => /\.zip$/i.test(f.name) || f.type === 'application/
  * Adds files; each reports parse → split, then embedding shows per document. Bundles (.zip) are imported.
  * `force`: the user chose "Load anyway" for files the memory estimate refused.
  */
-export async function addFiles(files: File[], options: { force?: boolean } = {}): Promise<void> {
+export async function addFiles(files: File[], options: { force?: boolean; language?: string } = {}): Promise<void> {
   const force = options.force === true;
   const bundles = files.filter(isBundle);
   files = files.filter((f) => !isBundle(f));
@@ -185,7 +185,7 @@ export async function addFiles(files: File[], options: { force?: boolean } = {})
   if (tooLarge.length) useCorpus.setState((s) => ({ problems: [...s.problems, ...tooLarge] }));
   if (!files.length) return;
   batch = files;
-  const payload = await Promise.all(files.map(async (f) => ({ name: f.name, bytes: await f.arrayBuffer(), lastModified: f.lastModified })));
+  const payload = await Promise.all(files.map(async (f) => ({ name: f.name, bytes: await f.arrayBuffer(), lastModified: f.lastModified, ...(options.language ? { language: options.language } : {}) })));
   useCorpus.setState({ indexing: true, files: Object.fromEntries(files.map((f, i) => [f.name, { kind: 'file', file: f.name, stage: 'parse', index: i, total: files.length }])) });
   const pending = worker().request(
     'addFiles',

@@ -125,7 +125,10 @@ export class Lab {
       }
       let doc: Document;
       try {
-        doc = await loadDocument({ name: f.name, bytes: new Uint8Array(f.bytes), ...(f.lastModified ? { lastModified: f.lastModified } : {}) });
+        doc = await loadDocument(
+          { name: f.name, bytes: new Uint8Array(f.bytes), ...(f.lastModified ? { lastModified: f.lastModified } : {}), ...(f.language ? { language: f.language } : {}) },
+          { signal: ctx.signal, onOcrProgress: (p) => ctx.progress({ kind: 'file', file: f.name, stage: 'parse', index, total, ocr: { page: p.page, pages: p.pages, remainingMs: p.remainingMs } }) },
+        );
       } catch (e) {
         const problem = e instanceof LoaderError ? { code: 'rejected' as const, message: e.message } : { code: 'unreadable' as const, detail: (e as Error).message };
         result.errors.push({ file: f.name, problem });

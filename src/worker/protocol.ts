@@ -166,6 +166,8 @@ export interface InputFileMessage {
   name: string;
   bytes: ArrayBuffer;
   lastModified?: number;
+  /** The language the user chose for the file (OCR reads in it; detection is skipped). */
+  language?: string;
 }
 
 export type ProjectionMethod = 'pca' | 'umap';
@@ -312,6 +314,8 @@ export interface FileProgress {
   stage: 'parse' | 'split' | 'done' | 'failed' | 'duplicate';
   index: number;
   total: number;
+  /** While scanned pages are read by OCR: pages done of those to read, and the time left. */
+  ocr?: { page: number; pages: number; remainingMs: number };
 }
 
 /** Model download/load progress, in bytes where the hub says them. */

@@ -15,5 +15,6 @@ let lab: Promise<Lab> | null = null;
 const server = serve<LabApi, LabEvents>(
   self as unknown as RpcPort,
   LAB_TAG,
-  labHandlers(() => (lab ??= import('./lab').then(({ Lab }) => new Lab((status) => server.emit('status', status))))),
+  // OCR's browser setup (ocr-env) loads with the lab: it only names where tesseract's files are.
+  labHandlers(() => (lab ??= Promise.all([import('./lab'), import('./ocr-env')]).then(([{ Lab }]) => new Lab((status) => server.emit('status', status))))),
 );

@@ -4,7 +4,10 @@ import { decodeText } from './decode';
 import { parseHtml } from './html';
 import { OFFICE_FORMATS, loadOffice } from './load-office';
 import { parseMarkdown } from './markdown';
+import { EXTENSIONS, UNSUPPORTED_TYPE } from './formats';
 import { imageType } from './ocr';
+
+export { DOCUMENT_EXTENSIONS, UNSUPPORTED_TYPE } from './formats';
 import { parsePdf, type PdfOptions } from './pdf';
 import { parsePlainText } from './text';
 
@@ -25,19 +28,6 @@ export interface LoadOptions extends PdfOptions {
 }
 
 export const DEFAULT_MAX_BYTES = 100 * 1024 * 1024;
-
-const EXTENSIONS: Record<string, DocumentFormat> = {
-  txt: 'txt', text: 'txt', md: 'md', markdown: 'md', mdx: 'md', htm: 'html', html: 'html', xhtml: 'html', pdf: 'pdf',
-  docx: 'docx', odt: 'odt', pptx: 'pptx', odp: 'odp', xlsx: 'xlsx', ods: 'ods', csv: 'csv', tsv: 'tsv', tab: 'tsv', epub: 'epub',
-  png: 'image', jpg: 'image', jpeg: 'image', webp: 'image', tif: 'image', tiff: 'image',
-};
-
-/** The extensions the loaders read (the page's file picker accepts these). */
-export const DOCUMENT_EXTENSIONS = Object.keys(EXTENSIONS);
-
-/** Said when a file's type is not one of them. */
-export const UNSUPPORTED_TYPE =
-  'unsupported file type (use .pdf, .docx, .odt, .pptx, .odp, .xlsx, .ods, .csv, .tsv, .epub, .md, .txt, .html, or an image: .png, .jpg, .webp, .tiff)';
 
 /** Why a file of this size is refused, or null: checked before reading it, so a huge file never freezes the tab. */
 export function sizeProblem(name: string, size: number, max = DEFAULT_MAX_BYTES): string | null {

@@ -1,16 +1,23 @@
 import { useState } from 'react';
+import { DOCUMENT_EXTENSIONS } from '../../core/documents/formats';
+import { OCR_LANGUAGES } from '../../core/documents/ocr-languages';
 import { useBundle } from '../../state/bundle-store';
 import { addFiles, addText, cancelIndexing, cancelLoading, clearCorpus, dismissProblems, loadAnyway, loadSampleCorpus, retryFailed, setEmbedding } from '../../state/controller';
 import { useCorpus } from '../../state/stores';
 import { BundleImport } from './BundleImport';
 import { DocumentList } from './DocumentList';
 
-const ACCEPT = '.pdf,.md,.markdown,.txt,.text,.html,.htm,.zip';
+/** Every extension a loader reads, and bundles (.zip). */
+const ACCEPT = [...DOCUMENT_EXTENSIONS, 'zip'].map((e) => `.${e}`).join(',');
+/** The languages offered for dropped files: those OCR can read (detection still decides when left on "detect"). */
+const LANGUAGES = Object.entries(OCR_LANGUAGES).slice(0, 6);
 
 /** Where documents come in: drop, pick, paste, or the sample corpus. */
 export function CorpusPanel() {
   const [over, setOver] = useState(false);
   const [paste, setPaste] = useState('');
+  const [language, setLanguage] = useState('');
+  const add = (files: File[]) => void addFiles(files, language ? { language } : {});
   const indexing = useCorpus((s) => s.indexing);
   const problems = useCorpus((s) => s.problems);
   const retry = useCorpus((s) => s.retry);
@@ -33,13 +40,27 @@ export function CorpusPanel() {
         onDrop={(e) => {
           e.preventDefault();
           setOver(false);
-          void addFiles([...e.dataTransfer.files]);
+          add([...e.dataTransfer.files]);
         }}
       >
-        <p>Drop PDF, Markdown, text or HTML files here, or a bundle (.zip) exported by this lab</p>
+        <p>
+          Drop PDF, Word, OpenDocument, PowerPoint, Excel, CSV, EPUB, Markdown, text or HTML files, scanned pages and images (read by OCR), or a bundle (.zip) exported by
+          this lab
+        </p>
         <label className="button">
           Choose files
-          <input type="file" multiple accept={ACCEPT} hidden onChange={(e) => (void addFiles([...(e.target.files ?? [])]), (e.target.value = ''))} />
+          <input type="file" multiple accept={ACCEPT} hidden onChange={(e) => (add([...(e.target.files ?? [])]), (e.target.value = ''))} />
+        </label>
+        <label className="small">
+          Language{' '}
+          <select value={language} onChange={(e) => setLanguage(e.target.value)} title="The language of the files you add next: OCR reads scanned pages and images in it (English when detected)">
+            <option value="">detect (OCR: English)</option>
+            {LANGUAGES.map(([tag, l]) => (
+              <option key={tag} value={tag}>
+                {l.name}
+              </option>
+            ))}
+          </select>
         </label>
         <button type="button" onClick={() => void loadSampleCorpus()} disabled={indexing}>
           Load sample corpus

@@ -5,6 +5,10 @@ import type { DocSummary, FileProgress } from '../../worker/protocol';
 import { DocumentContextEditor } from './DocumentContextEditor';
 
 function stageText(p: FileProgress | undefined, d: DocSummary | undefined, embedding: boolean, etaS: number | undefined): string {
+  if (p?.ocr && !d && p.stage === 'parse') {
+    const left = Math.round(p.ocr.remainingMs / 1000);
+    return `OCR: page ${p.ocr.page} of ${p.ocr.pages} read${p.ocr.page < p.ocr.pages ? ` · ~${left}s left` : ''}`;
+  }
   if (p && !d) return { parse: 'parsing…', split: 'splitting…', done: 'split', failed: 'failed', duplicate: 'duplicate' }[p.stage];
   if (!d) return '';
   const { done, total } = d.embedded;
@@ -12,6 +16,12 @@ function stageText(p: FileProgress | undefined, d: DocSummary | undefined, embed
   const pct = Math.floor((done / total) * 100);
   return `embedding ${pct}% (${done}/${total} units)${etaS !== undefined ? ` · ~${etaS}s left` : ''}`;
 }
+
+/** What the list calls each format. */
+const FORMAT_NAMES: Record<string, string> = {
+  pdf: 'PDF', md: 'Markdown', txt: 'text', html: 'HTML', docx: 'Word', odt: 'OpenDocument text', pptx: 'PowerPoint', odp: 'OpenDocument slides',
+  xlsx: 'Excel', ods: 'OpenDocument sheet', csv: 'CSV', tsv: 'TSV', epub: 'EPUB', image: 'image (OCR)',
+};
 
 /** Each document with its own progress (parse → split → embed), counts and removal. */
 export function DocumentList() {
@@ -58,7 +68,7 @@ const DocItem = memo(function DocItem({ d, progress, embedding, eta }: { d: DocS
         </button>
       </div>
       <div className="doc-meta">
-        {d.fileName} · {d.language} · {d.sentences} sentences{d.pages ? ` · ${d.pages} pages` : ''}
+        {d.fileName} · {FORMAT_NAMES[d.format] ?? d.format} · {d.language} · {d.sentences} sentences{d.pages ? ` · ${d.pages} ${d.format === 'pptx' || d.format === 'odp' ? 'slides' : 'pages'}` : ''}
         {d.sections ? ` · ${d.sections} sections` : ''}
       </div>
       {embedding && <progress max={1} value={frac} aria-label={`Embedding ${d.title}`} />}
