@@ -125,7 +125,8 @@ export class DocumentBuilder {
     root.title = title;
     const given = fields.language ? canonicalLanguage(fields.language) : null;
     if (fields.language && !given) this.warnings.push(ignoredLanguageNote(fields.language));
-    const replaced = this.replaced + counter.replaced;
+    // The note counts what the text and title lost (metadata repeats the file name: not counted twice).
+    const replaced = this.replaced;
     if (replaced) this.warnings.push(replacedNote(replaced));
     return {
       id: this.clean(fields.id),
