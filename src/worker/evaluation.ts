@@ -12,8 +12,8 @@ import type { RetrievalEngine } from '../core/engine';
 import { STRATEGY_UNIT, retrievalParams, type UnitKind } from '../core/retrieve/params';
 import type { HeaderParams } from '../core/structure/headers';
 import type { Document } from '../core/types';
-import type { LabelledQuestion, QuestionSet } from '../core/questions/types';
-import { leftOutLine, questionEvalSet, sourcesLine } from './question-set';
+import { describeSources, toEvalSet } from '../core/questions/evaluate-set';
+import type { QuestionSet, QuestionSourceKind } from '../core/questions/types';
 import type { BlockView, EvalPointQuery, EvalPointView, EvalProgressMessage, EvalQuestionResult, EvalRunResult, EvalRunSpec, EvalSetSummary, InputFileMessage } from './protocol';
 
 const decoder = new TextDecoder('utf-8');
@@ -122,21 +122,21 @@ export async function runEvaluation(engine: RetrievalEngine, set: EvalSet, forma
  */
 export async function runOnQuestionSet(engine: RetrievalEngine, set: QuestionSet, spec: EvalRunSpec, emit: Emit, signal: AbortSignal, ran: (s: EvalSet) => void): Promise<EvalRunResult> {
   const subset = spec.questions?.subset ?? 'all';
-  const chosen = set.questions.filter((q: LabelledQuestion) => subset === 'all' || q.source.kind === subset);
-  const q = questionEvalSet(chosen, 'all', subset === 'all' ? 'Question set' : `Question set (${subset} only)`);
-  if (!q.set.questions.length) {
-    const why = leftOutLine(q.unanswerable, q.missing);
-    throw new Error(`No ${subset === 'all' ? '' : `${subset} `}questions with answers to evaluate${why ? ` (${why})` : ''}: mark answers while exploring, or generate questions.`);
-  }
+  const only = subset === 'all' ? undefined : subset;
+  const q = toEvalSet(set, engine.corpus.docs, { ...(only ? { only } : {}), name: only ? `Question set (${only} only)` : 'Question set', includeDocs: false });
+  const sources = describeSources(set, { ...(only ? { only } : {}), leftOut: q.leftOut });
+  if (!q.set.questions.length) throw new Error(`No ${only ? `${only} ` : ''}questions with answers to evaluate (${sources}): mark answers while exploring, or generate questions.`);
   ran(q.set);
   const result = await runEvaluation(engine, q.set, 'questions', spec, emit, signal);
-  const counts = { marked: 0, generated: 0, imported: 0 };
-  for (const k of q.kinds) counts[k]++;
-  const sources = [sourcesLine({ questions: chosen, runs: set.runs ?? [] }), leftOutLine(q.unanswerable, q.missing)].filter(Boolean).join(' · ');
+  const kindOf = new Map(set.questions.map((x) => [x.id, x.source.kind]));
+  const kinds = q.set.questions.map((x) => kindOf.get(x.id) ?? 'imported');
+  const counts: Record<QuestionSourceKind, number> = { marked: 0, generated: 0, imported: 0 };
+  for (const k of kinds) counts[k]++;
   return {
     ...result,
-    questions: result.questions.map((x, i) => ({ ...x, source: q.kinds[i]! })),
-    questionSet: { subset, sources, counts, unanswerable: q.unanswerable, missing: q.missing },
+    // The set's own skipped lines (why each left-out question was not scored) are in set.skipped.
+    questions: result.questions.map((x, i) => ({ ...x, source: kinds[i]! })),
+    questionSet: { subset, sources, counts, unanswerable: q.leftOut.unanswerable, missing: q.leftOut.missingDocs + q.leftOut.staleSpans },
   };
 }
 

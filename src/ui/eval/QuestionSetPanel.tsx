@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { LabelledQuestion } from '../../core/questions/types';
 import { deleteQuestions, editQuestion, remark, useQuestionSet } from '../../state/question-set';
 import { useCorpus } from '../../state/stores';
-import { sourcesLine } from '../../worker/question-set';
+import { describeSources } from '../../core/questions/evaluate-set';
 import { plural } from '../results/format';
 
 const SHOWN = 50;
@@ -106,7 +106,7 @@ export function QuestionSetPanel() {
       ) : (
         <>
           <p role="note" aria-label="Question set sources">
-            {plural(questions.length, 'question')}: {sourcesLine(set!)}
+            {plural(questions.length, 'question')}: {describeSources(set!)}
             {missing > 0 ? ` · ${plural(missing, 'question')} into removed documents` : ''}
           </p>
           <ul className="qs-list" aria-label="Questions of the set">
