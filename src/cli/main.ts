@@ -38,6 +38,7 @@ import { PROJECT_MODELS_DIR, setupNode } from '../node/setup';
 import { cmdExport, cmdVerify, engineFromBundle, type ExportDeps } from './export-commands';
 import { ProgressBar } from './progress';
 import { renderTable } from './table';
+import { cmdQuestions, loadQuestionsEvalSet, queryJson, QUESTION_OPTIONS, QUESTIONS_HELP, sourceLineOf, type QuestionValues } from './questions-commands';
 import { reportFailure } from './failure';
 import { visible } from './terminal';
 import { writeFileAtomic } from '../node/atomic-write';
@@ -164,9 +165,9 @@ function list<T extends string>(v: string | undefined, allowed: readonly T[], na
 }
 
 type OptionValue<O> = O extends { multiple: true } ? string[] : O extends { type: 'boolean' } ? boolean : string;
-type Values = { [K in keyof typeof OPTIONS]?: OptionValue<(typeof OPTIONS)[K]> } & CliValues;
+type Values = { [K in keyof typeof OPTIONS]?: OptionValue<(typeof OPTIONS)[K]> } & CliValues & QuestionValues;
 function parse(argv: string[]): { values: Values; positionals: string[] } {
-  return parseArgs({ args: argv, options: { ...OPTIONS, ...GROUP_OPTIONS }, allowPositionals: true, strict: true }) as { values: Values; positionals: string[] };
+  return parseArgs({ args: argv, options: { ...OPTIONS, ...GROUP_OPTIONS, ...QUESTION_OPTIONS }, allowPositionals: true, strict: true }) as { values: Values; positionals: string[] };
 }
 
 /** Retrieval options, validated before any file is read or embedded. */
@@ -389,6 +390,7 @@ async function cmdQuery(values: Values, positionals: string[]): Promise<void> {
   // Only what is missing is embedded (nothing, for a saved corpus made with the same model).
   if (retriever !== 'bm25') await embedAll(engine, unitKinds(strategies));
   const results = await engine.search(question, strategies, params);
+  if (values.json) return void process.stdout.write(JSON.stringify(queryJson(engine, question, results)) + '\n');
   for (const r of results) {
     console.log(`\n== ${strategyTitle(r.strategy)} · ${r.retriever} · ${r.blocks.length} blocks · ${r.totalTokens} tokens${r.retriever !== 'vector' ? ` · BM25 scored as ${lexicalLabel(engine.structure.lexical)}` : ''}${r.notes.length ? ` · ${visible(r.notes.join('; '))}` : ''}`);
     const rows = r.blocks.map((b, i) => {
@@ -458,9 +460,9 @@ async function loadReranker(values: Values): Promise<Reranker | null> {
 }
 
 /** What eval and eval --sweep share: the set (limited), an engine holding its documents, the retrievers. */
-async function prepareEval(values: Values, structureParams: Partial<StructureParams>) {
+async function prepareEval(values: Values, structureParams: Partial<StructureParams>, files: string[] = []) {
   const strategies = list(values.strategies, STRATEGIES, 'strategies', STRATEGIES);
-  const set = loadEvalSet(values);
+  const set = values.questions ? await loadQuestionsEvalSet(values, files, questionDeps) : loadEvalSet(values);
   const limitQ = values['limit-questions'] !== undefined ? int(values['limit-questions'], 'limit-questions', 0) : 0;
   if (limitQ) set.questions = set.questions.slice(0, limitQ);
   const engine = await makeEngine(values, structureParams);
@@ -491,15 +493,15 @@ function printJson(set: EvalSet, engine: RetrievalEngine, rows: EvalRow[]): void
     // answer-in-context minus naive chunks' under the same conditions, paired bootstrap.
     ...(diffs[i] ? { vsBaseline: { metric: 'answerInContext', ...diffs[i]! } } : {}),
   }));
-  process.stdout.write(JSON.stringify({ dataset: set.name, questions: set.questions.length, embedder: embedderLabel(engine), results }) + '\n');
+  process.stdout.write(JSON.stringify({ dataset: set.name, questions: set.questions.length, embedder: embedderLabel(engine), ...(sourceLineOf(set) ? { sources: sourceLineOf(set) } : {}), results }) + '\n');
 }
 
-async function cmdEval(values: Values): Promise<void> {
-  if (values.sweep) return cmdSweep(values);
+async function cmdEval(values: Values, files: string[] = []): Promise<void> {
+  if (values.sweep) return cmdSweep(values, files);
   const t0 = performance.now();
   const params = retrieval(values, { topK: 50, budget: 512 }); // validated before any work
   const budgetList = budgets(values, [512]);
-  const { set, engine, strategies, retrievers } = await prepareEval(values, structure(values));
+  const { set, engine, strategies, retrievers } = await prepareEval(values, structure(values), files);
   if (retrievers.some((r) => r !== 'bm25')) await embedAll(engine, unitKinds(strategies), false);
   const rows: EvalRow[] = [];
   const lexical = lexicalChoices(values);
@@ -518,6 +520,7 @@ async function cmdEval(values: Values): Promise<void> {
   if (values.json) return printJson(set, engine, rows);
   const c = engine.corpus;
   console.log(`dataset ${set.name}: ${c.docs.length} documents, ${c.sentences.length} sentences, ${set.questions.length} questions${set.skipped.length ? ` (${set.skipped.length} rows skipped)` : ''}`);
+  if (sourceLineOf(set)) console.log(`questions: ${sourceLineOf(set)}`);
   console.log(`embedder ${embedderName} · tokens counted with ${c.tokenizer} · budget ${budgetList.map((b) => b ?? 'none').join(', ')} tokens · top-k ${params.topK}`);
   console.log(metricsTable(rows, budgetList.length > 1));
   console.log(`\n${seconds.toFixed(1)}s`);
@@ -564,13 +567,13 @@ function pointLabel(r: EvalRow): string {
 }
 
 /** eval --sweep: every parameter point at every budget, then what is best and by how much. */
-async function cmdSweep(values: Values): Promise<void> {
+async function cmdSweep(values: Values, files: string[] = []): Promise<void> {
   const t0 = performance.now();
   const base = retrieval(values, { topK: 50, budget: 512 }); // validated before any work
   const budgetList = budgets(values, [256, 512]);
   if (budgetList.includes(null)) throw new UsageError('--sweep compares strategies at equal budgets: give --budget TOKENS[,TOKENS…]');
   const metric = list(values.metric, RANKING_METRICS, 'metric', [RANKING_METRICS[0]!])[0]!;
-  const { set, engine, strategies, retrievers } = await prepareEval(values, structure(values));
+  const { set, engine, strategies, retrievers } = await prepareEval(values, structure(values), files);
   engine.reranker = await loadReranker(values);
   const spec = defaultSweep({ strategies, retrievers: [...retrievers], budgets: budgetList as number[], topK: base.topK, rerank: engine.reranker ? [false, true] : [false] });
   const points: SweepPoint[] = [];
@@ -588,6 +591,7 @@ async function cmdSweep(values: Values): Promise<void> {
   const embedderName = embedderLabel(engine);
   if (values.json) return printJson(set, engine, points);
   console.log(`sweep on ${set.name}: ${engine.corpus.docs.length} documents, ${set.questions.length} questions, ${points.length} points · embedder ${embedderName} · best by ${metric}`);
+  if (sourceLineOf(set)) console.log(`questions: ${sourceLineOf(set)}`);
   for (const rec of recommend(points, metric)) {
     const b = rec.best;
     // The margin's paired bootstrap interval: is the best really better than the best baseline point?
@@ -597,6 +601,9 @@ async function cmdSweep(values: Values): Promise<void> {
   }
   console.log(`\n${seconds.toFixed(1)}s`);
 }
+
+/** What the question-set commands borrow: file loading and the usage error. */
+const questionDeps = { loadFiles, usage: (m: string) => new UsageError(m) };
 
 /** What the export commands borrow from this file: option parsing, loading and errors stay one way. */
 const exportDeps: ExportDeps<Values> = {
@@ -620,16 +627,17 @@ export async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parsed;
   const [command, ...rest] = positionals;
   if (values.help || !command) {
-    process.stdout.write(HELP);
+    process.stdout.write(HELP + QUESTIONS_HELP);
     return command || values.help ? 0 : 2;
   }
   try {
     if (command === 'index') await cmdIndex(values, rest);
     else if (command === 'query') await cmdQuery(values, rest);
-    else if (command === 'eval') await cmdEval(values);
+    else if (command === 'eval') await cmdEval(values, rest);
+    else if (command === 'questions') await cmdQuestions(values, rest, questionDeps);
     else if (command === 'export') await cmdExport(values, rest, exportDeps);
     else if (command === 'verify') return await cmdVerify(values, rest, exportDeps);
-    else throw new UsageError(`unknown command "${command}" (index, query, eval, export, verify)`);
+    else throw new UsageError(`unknown command "${command}" (index, query, eval, export, verify, questions)`);
     return 0;
   } catch (e) {
     // One error: line, exit 2, whatever failed; the stack only with --debug.
