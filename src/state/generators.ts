@@ -5,7 +5,8 @@
  */
 import { ApproxTokenCounter } from '../core/segment/tokens';
 import { assemblePrompt, type AssembledPrompt, type PromptBlock } from '../core/generate/prompt';
-import { describeRequest, GenerationError, streamChat, type ChatMessage, type EndpointConfig, type GenerationErrorKind, type StreamResult } from '../core/generate/openai';
+import { describeRequest, GenerationError, streamChat, type ChatMessage, type EndpointConfig, type GenerationErrorKind, type StreamOptions, type StreamResult } from '../core/generate/openai';
+import { chatWithRetry } from '../core/generate/retry';
 import ortMjs from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.mjs?url';
 import ortWasm from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url';
 import { RpcClient } from '../rpc/client';
@@ -23,6 +24,11 @@ export interface GenerateOptions {
    * in-browser model gets the same prompt without it (its reply is parsed tolerantly anyway).
    */
   responseFormat?: Record<string, unknown>;
+  /**
+   * For runs of many calls (question generation): an endpoint retries 429 (after its
+   * Retry-After), 5xx and unreachable calls, bounded (core/generate/retry.ts), and says so here.
+   */
+  retry?: { onRetry?: (info: { attempt: number; waitMs: number; reason: string }) => void };
 }
 
 export interface Generator {
@@ -78,7 +84,8 @@ export class EndpointGenerator implements Generator {
   }
 
   stream(messages: ChatMessage[], options: GenerateOptions): Promise<StreamResult> {
-    return streamChat(this.endpoint, messages, {
+    const call = options.retry ? (e: EndpointConfig, m: ChatMessage[], o: StreamOptions) => chatWithRetry(e, m, { ...o, ...(options.retry?.onRetry ? { onRetry: options.retry.onRetry } : {}) }) : streamChat;
+    return call(this.endpoint, messages, {
       maxTokens: options.maxTokens,
       temperature: options.temperature,
       ...(options.signal ? { signal: options.signal } : {}),

@@ -4,6 +4,8 @@ import { useBundle, type ExportedBundle } from '../../state/bundle-store';
 import { exportBundle, verifyExported } from '../../state/export';
 import { exportProgressText, mb, verifyProgressText } from '../../state/messages';
 import { useCorpus, useEval, useView } from '../../state/stores';
+import { useQuestionSet } from '../../state/question-set';
+import type { LabelledQuestion } from '../../core/questions/types';
 import { chosenColumns, columnsFor } from '../../state/columns';
 import type { PostgresVerifyResult } from '../../worker/postgres-protocol';
 import type { ColumnSpec, ExportQuestions } from '../../worker/protocol';
@@ -17,30 +19,71 @@ function exportable(columns: ColumnSpec[]): ColumnSpec[] {
 const KIND_NAMES = { sentence: 'sentences', leaf: 'leaves', chunk: 'naive chunks', packed: 'sentence-packed chunks', semantic: 'semantic chunks' } as const;
 const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}×` : '—');
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const NONE: LabelledQuestion[] = [];
 const lines = (text: string) => text.split('\n').map((l) => l.trim()).filter(Boolean);
 
-/** Which questions the golden run gets: the labelled set's, else the current question and the typed ones. */
-function Questions({ limit, setLimit, typed, setTyped }: { limit: number; setLimit: (n: number) => void; typed: string; setTyped: (s: string) => void }) {
+/** Where the golden run's questions come from. */
+type GoldenSource = ExportQuestions['source'];
+
+/** The question set's questions a golden run can use: answerable, in documents still in the corpus. */
+function answerable(questions: readonly LabelledQuestion[]): LabelledQuestion[] {
+  return questions.filter((q) => !q.unanswerable && q.answers.length > 0 && !q.missingDocs?.length);
+}
+
+/** Which questions the golden run gets: the question set's, the imported labelled set's, or the current question and typed ones. */
+function Questions({ source, setSource, limit, setLimit, typed, setTyped }: { source: GoldenSource; setSource: (s: GoldenSource) => void; limit: number; setLimit: (n: number) => void; typed: string; setTyped: (s: string) => void }) {
   const set = useEval((s) => s.set);
+  const own = answerable(useQuestionSet((s) => s.set?.questions ?? NONE));
   const query = useView((s) => s.view.query.trim());
-  if (set && set.questions > 0) {
-    return (
-      <label className="x-field">
-        <span>
-          Golden run: the first{' '}
-          <input type="number" min={1} max={set.questions} value={limit} aria-label="Golden run size" onChange={(e) => setLimit(Math.max(1, Math.min(set.questions, Number(e.target.value) || 1)))} /> of the {set.questions.toLocaleString('en')} questions
-          of {set.name} (with their answers: the bundle carries the metrics too)
-        </span>
-      </label>
-    );
-  }
+  const offered: { id: GoldenSource; label: string }[] = [
+    ...(own.length ? [{ id: 'question-set' as const, label: `The question set (${own.length} with answers)` }] : []),
+    ...(set && set.questions > 0 ? [{ id: 'eval-set' as const, label: `The imported set ${set.name}` }] : []),
+    { id: 'typed', label: 'The current question and typed ones' },
+  ];
   return (
     <div className="x-field">
-      <span>Golden run questions</span>
-      {query ? <p className="x-current">“{query}” (the current question)</p> : <p className="p-hint">No current question: type some below.</p>}
-      <textarea aria-label="Golden run: more to ask, one per line" value={typed} onChange={(e) => setTyped(e.target.value)} placeholder="More questions, one per line" rows={3} />
+      {offered.length > 1 && (
+        <label className="x-field">
+          <span>Golden run questions from</span>
+          <select aria-label="Golden run questions from" value={source} onChange={(e) => setSource(e.target.value as GoldenSource)}>
+            {offered.map((o) => (
+              <option key={o.id} value={o.id}>
+                {o.label}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      {source === 'question-set' && (
+        <p className="x-current">
+          Golden run: the {own.length} question{own.length === 1 ? '' : 's'} of the question set with gold spans ({sourceCounts(own)}), with their answers: the bundle carries the metrics too.
+        </p>
+      )}
+      {source === 'eval-set' && set && (
+        <label className="x-field">
+          <span>
+            Golden run: the first{' '}
+            <input type="number" min={1} max={set.questions} value={limit} aria-label="Golden run size" onChange={(e) => setLimit(Math.max(1, Math.min(set.questions, Number(e.target.value) || 1)))} /> of the{' '}
+            {set.questions.toLocaleString('en')} questions of {set.name} (with their answers: the bundle carries the metrics too)
+          </span>
+        </label>
+      )}
+      {source === 'typed' && (
+        <>
+          <span>Golden run questions</span>
+          {query ? <p className="x-current">“{query}” (the current question)</p> : <p className="p-hint">No current question: type some below.</p>}
+          <textarea aria-label="Golden run: more to ask, one per line" value={typed} onChange={(e) => setTyped(e.target.value)} placeholder="More questions, one per line" rows={3} />
+        </>
+      )}
     </div>
   );
+}
+
+/** "12 marked · 30 generated" */
+function sourceCounts(questions: readonly LabelledQuestion[]): string {
+  const n = { marked: 0, generated: 0, imported: 0 };
+  for (const q of questions) n[q.source.kind]++;
+  return (['marked', 'generated', 'imported'] as const).filter((k) => n[k]).map((k) => `${n[k]} ${k}`).join(' · ');
 }
 
 function Summary({ b }: { b: ExportedBundle }) {
@@ -149,7 +192,16 @@ export function ExportPanel() {
   const { exporting, exported, exportError, verifying, verified, verifyError } = useBundle();
   const column = columns.find((c) => c.id === columnId) ?? columns[0]!;
 
-  const questions = (): ExportQuestions => (set && set.questions > 0 ? { source: 'eval-set', limit } : { source: 'typed', questions: [query, ...lines(typed)].filter(Boolean) });
+  const own = useQuestionSet((s) => s.set?.questions ?? NONE);
+  const hasOwn = answerable(own).length > 0;
+  const hasSet = Boolean(set && set.questions > 0);
+  const [chosenSource, setSource] = useState<GoldenSource | null>(null);
+  // The user's choice while it is offered; else the question set, then the imported set, then typed questions.
+  const source: GoldenSource =
+    chosenSource && (chosenSource === 'typed' || (chosenSource === 'question-set' && hasOwn) || (chosenSource === 'eval-set' && hasSet)) ? chosenSource : hasOwn ? 'question-set' : hasSet ? 'eval-set' : 'typed';
+
+  const questions = (): ExportQuestions =>
+    source === 'question-set' ? { source, questions: answerable(own) } : source === 'eval-set' ? { source, limit } : { source: 'typed', questions: [query, ...lines(typed)].filter(Boolean) };
 
   return (
     <section className="panel export" aria-label="Export">
@@ -170,7 +222,7 @@ export function ExportPanel() {
       </label>
       {column.rerank && <p className="p-hint">The cross-encoder is not exported: the bundle retrieves like the hybrid column, without reranking.</p>}
       <p className="p-hint">PostgreSQL reproduces naive chunks, sentence hits, sentence windows and auto-merging with BM25, vector and hybrid retrieval; the golden run holds all of them.</p>
-      <Questions limit={limit} setLimit={setLimit} typed={typed} setTyped={setTyped} />
+      <Questions source={source} setSource={setSource} limit={limit} setLimit={setLimit} typed={typed} setTyped={setTyped} />
       <button type="button" disabled={!hasDocs || exporting !== null} onClick={() => void exportBundle(column, questions())}>
         Export bundle
       </button>
