@@ -64,6 +64,7 @@ Question sets (docs/questions-cli.md)
 
 export interface QuestionValues {
   out?: string;
+  data?: string;
   corpus?: string;
   json?: boolean;
   questions?: string;
@@ -274,6 +275,7 @@ export function sourceLineOf(set: EvalSet): string | undefined {
 /** eval --questions SET <files…|--corpus F>: the set as an EvalSet (documents included), its source line remembered. */
 export async function loadQuestionsEvalSet(values: QuestionValues, files: string[], deps: QuestionDeps): Promise<EvalSet> {
   const path = values.questions!;
+  if (values.data) throw deps.usage('eval: give --data or --questions, not both');
   if (!existsSync(path)) throw deps.usage(`--questions ${path}: no such file or folder`);
   const only = values.only as QuestionSourceKind | undefined;
   if (only && !['marked', 'generated', 'imported'].includes(only)) throw deps.usage(`--only must be marked, generated or imported, got "${only}"`);
