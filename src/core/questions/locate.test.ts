@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { FUZZY_THRESHOLD, locateAnswer } from './locate';
 
 const P = 'The Eiffel Tower was completed in March 1889.\nIt was  designed by the engineering firm of Gustave Eiffel.';
@@ -41,5 +42,31 @@ describe('locateAnswer', () => {
     expect(locateAnswer(pt, 'SÃO PAULO').match).toEqual({ start: 24, end: 33, text: 'São Paulo', method: 'normalised', score: 1 });
     // Accents dropped by the model: words fold accents, so the fuzzy step finds it.
     expect(locateAnswer(pt, 'construcao comecou', { language: 'pt' }).match).toEqual({ start: 2, end: 20, text: 'construção começou', method: 'fuzzy', score: 1 });
+  });
+});
+
+describe('locateAnswer on generated text', () => {
+  const word = fc.constantFrom('The', 'tower', 'Été', 'São', 'PAULO', '1889', '铁塔', 'naïve', '“quoted”', 'end.');
+  const space = fc.constantFrom(' ', '  ', '\n', '\n\n', '\t');
+  const text = fc.array(fc.tuple(word, space), { minLength: 1, maxLength: 30 }).map((parts) => parts.map(([w, s]) => w + s).join(''));
+  const squash = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
+
+  it('finds any run of words quoted with other spacing and case, at offsets holding the original text', () => {
+    fc.assert(
+      fc.property(text, fc.nat(), fc.nat(), (passage, a, b) => {
+        const words = [...passage.matchAll(/\S+/g)];
+        const i = a % words.length;
+        const j = i + (b % (words.length - i));
+        const from = words[i]!.index!;
+        const to = words[j]!.index! + words[j]![0].length;
+        const quoted = squash(passage.slice(from, to));
+        const r = locateAnswer(passage, quoted);
+        expect(r.match).not.toBeNull();
+        expect(passage.slice(r.match!.start, r.match!.end)).toBe(r.match!.text);
+        // The same words, maybe an earlier occurrence of them.
+        expect(squash(r.match!.text).replace(/[“”]/g, '"')).toBe(quoted.replace(/[“”]/g, '"'));
+      }),
+      { numRuns: 300, seed: 26 },
+    );
   });
 });
