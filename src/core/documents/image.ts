@@ -22,5 +22,6 @@ export async function parseImage(bytes: Uint8Array, fileName: string, b: Documen
     spans.push({ start: b.length - collapseSpaces(p.text).length, end: b.length, confidence: p.confidence });
   }
   b.endPage(1);
+  b.warnings.push(`read by OCR (mean confidence ${Math.round(page.confidence)})`);
   return { spans, confidence: page.confidence };
 }
