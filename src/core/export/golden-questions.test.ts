@@ -12,6 +12,7 @@ describe('labelledGoldenInputs: the question set as a bundle\'s golden questions
         q('b', { unanswerable: true }),
         q('c', { answers: [{ doc: 'gone', start: 0, end: 4, text: 'gone' }] }),
         q('d', { answers: [{ doc: 'd1', start: 1, end: 2, text: 'x' }], missingDocs: ['old'] }),
+        q('f', { documents: ['d1'] }),
         q('e', { answers: [{ doc: 'gone', start: 0, end: 4, text: 'gone' }, { doc: 'd2', start: 5, end: 9, text: 'five' }], source: { kind: 'generated', model: 'm' } }),
       ],
       ['d1', 'd2'],
@@ -28,6 +29,6 @@ describe('labelledGoldenInputs: the question set as a bundle\'s golden questions
       },
       { id: 'e', question: 'question e', answers: ['five'], targets: [{ doc: 'd2', grade: 1, spans: [{ start: 5, end: 9 }] }] },
     ]);
-    expect(left).toEqual({ unanswerable: 1, missing: 2 });
+    expect(left).toEqual({ unanswerable: 1, documentLevel: 1, missing: 2 });
   });
 });

@@ -138,15 +138,22 @@ export async function goldenRun(
  * The corpus's question set as golden questions: each answerable question with its gold spans
  * in the exported documents (targets by document, the spans' texts as answers), so the bundle
  * carries metrics too. Left out, and counted: unanswerable questions (nothing to find),
- * questions whose documents were removed, and spans in documents the corpus no longer holds.
+ * document-level ones (relevant documents without spans, as from BEIR: the golden run judges
+ * spans, and one run cannot mix both), questions whose documents were removed, and spans in
+ * documents the corpus no longer holds.
  */
-export function labelledGoldenInputs(questions: readonly LabelledQuestion[], docIds: readonly string[]): { inputs: QuestionInput[]; left: { unanswerable: number; missing: number } } {
+export function labelledGoldenInputs(questions: readonly LabelledQuestion[], docIds: readonly string[]): { inputs: QuestionInput[]; left: { unanswerable: number; documentLevel: number; missing: number } } {
   const have = new Set(docIds);
   const inputs: QuestionInput[] = [];
-  const left = { unanswerable: 0, missing: 0 };
+  const left = { unanswerable: 0, documentLevel: 0, missing: 0 };
   for (const q of questions) {
-    if (q.unanswerable || q.answers.length === 0) {
+    if (q.unanswerable) {
       left.unanswerable++;
+      continue;
+    }
+    if (q.answers.length === 0) {
+      if (q.documents?.length) left.documentLevel++;
+      else left.unanswerable++;
       continue;
     }
     const spans = q.answers.filter((a) => have.has(a.doc));

@@ -145,7 +145,7 @@ export function QuestionSetFiles() {
       {imported && (
         <div aria-label="Imported question set">
           <p className="g-ready" role="status">
-            Imported {imported.added} question{imported.added === 1 ? '' : 's'} from {imported.fileName} ({FORMAT_LABELS[imported.format]}); {imported.skipped.length} skipped.
+            Imported {imported.added} question{imported.added === 1 ? '' : 's'} from {imported.fileName}, read as {FORMAT_LABELS[imported.format]}; {imported.skipped.length} skipped.
           </p>
           <details className="a-details">
             <summary>Questions read ({imported.questions.length})</summary>
