@@ -117,7 +117,7 @@ describe.concurrent('one error: line, exit 2 (cases 8, 11 and the CLI)', () => {
     const bundle = join(dir, 'vectors');
     const made = await cli('export', '--out', bundle, join(dir, 'solar.md'));
     expect(made.code, made.stderr).toBe(0);
-    const poisoned = await withTable(readBundleDir(bundle), 'vectors', (t) => ({ ...t, columns: { ...t.columns, embedding: t.columns.embedding!.map((v) => new Float32Array(v as Float32Array).fill(Number.NaN)) } }));
+    const poisoned = await withTable(readBundleDir(bundle), 'vectors', (t) => ({ ...t, columns: { ...t.columns, embedding: Array.from(t.columns.embedding!).map((v) => new Float32Array(v as Float32Array).fill(Number.NaN)) } }));
     writeBundleDir(bundle, poisoned);
     const corpus = join(dir, 'good-corpus.json');
     writeFileSync(corpus, '{"the":"good corpus"}');

@@ -65,22 +65,22 @@ describe('case 5: rows re-sorted by another tool are joined by their keys', () =
   });
 
   it('refuses a sentence number that repeats, with the table named', async () => {
-    const b = await withTable(files, 'sentences', (t) => ({ ...t, columns: { ...t.columns, sentence: t.columns.sentence!.map((s, i) => (i === 3 ? 2 : s)) } }));
+    const b = await withTable(files, 'sentences', (t) => ({ ...t, columns: { ...t.columns, sentence: Array.from(t.columns.sentence!).map((s, i) => (i === 3 ? 2 : s)) } }));
     expect(await refusal(b)).toBe('parquet/sentences.parquet is corrupt: two rows have the same sentence 2');
   });
 
   it('refuses a gap in the sentence numbers', async () => {
-    const b = await withTable(files, 'sentences', (t) => ({ ...t, columns: { ...t.columns, sentence: t.columns.sentence!.map((s) => ((s as number) >= 4 ? (s as number) + 1 : s)) } }));
+    const b = await withTable(files, 'sentences', (t) => ({ ...t, columns: { ...t.columns, sentence: Array.from(t.columns.sentence!).map((s) => ((s as number) >= 4 ? (s as number) + 1 : s)) } }));
     expect(await refusal(b)).toBe('parquet/sentences.parquet is corrupt: sentence 4 is missing (found 5)');
   });
 
   it('refuses a vector whose unit is out of range', async () => {
-    const b = await withTable(files, 'vectors', (t) => ({ ...t, columns: { ...t.columns, unit: t.columns.unit!.map((u, i) => (i === 0 ? 999 : u)) } }));
+    const b = await withTable(files, 'vectors', (t) => ({ ...t, columns: { ...t.columns, unit: Array.from(t.columns.unit!).map((u, i) => (i === 0 ? 999 : u)) } }));
     expect(await refusal(b)).toMatch(/^parquet\/vectors\.parquet is corrupt: sentence vector of unit 0 is missing \(found 1\)$/);
   });
 
   it('refuses a unit naming a document that does not exist', async () => {
-    const b = await withTable(files, 'units', (t) => ({ ...t, columns: { ...t.columns, doc: t.columns.doc!.map((d, i) => (i === 0 ? 7 : d)) } }));
+    const b = await withTable(files, 'units', (t) => ({ ...t, columns: { ...t.columns, doc: Array.from(t.columns.doc!).map((d, i) => (i === 0 ? 7 : d)) } }));
     expect(await refusal(b)).toBe('parquet/units.parquet is corrupt: leaf 0 names document 7, of 3');
   });
 });
@@ -89,7 +89,7 @@ describe('case 4: vectors must be finite and of the stated dimension', () => {
   for (const bad of [Number.NaN, Number.POSITIVE_INFINITY]) {
     it(`refuses a vector holding ${bad}, and the corpus it was imported into is unchanged`, async () => {
       const b = await withTable(files, 'vectors', (t) => {
-        const embedding = t.columns.embedding!.map((v, i) => {
+        const embedding = Array.from(t.columns.embedding!).map((v, i) => {
           const f = new Float32Array(v as Float32Array);
           if (i === 5) f[3] = bad;
           return f;
@@ -129,19 +129,19 @@ describe('case 6: a manifest or table that would crash the import is one refusal
   });
 
   it('ignores an "extra" JSON that would override the document\'s own fields', async () => {
-    const b = await withTable(files, 'documents', (t) => ({ ...t, columns: { ...t.columns, extra: t.columns.extra!.map(() => JSON.stringify({ text: 5, id: 'x', sections: null, tags: ['kept'] })) } }));
+    const b = await withTable(files, 'documents', (t) => ({ ...t, columns: { ...t.columns, extra: Array.from(t.columns.extra!).map(() => JSON.stringify({ text: 5, id: 'x', sections: null, tags: ['kept'] })) } }));
     const { engine: back } = await importBundle(b, { embedder });
     expect(back.corpus.docs.map((d) => [d.id, d.text, d.tags])).toEqual(engine.corpus.docs.map((d) => [d.id, d.text, ['kept']]));
   });
 
   it('refuses metadata nested too deep to store', async () => {
     const deep = '{"a":'.repeat(5000) + '1' + '}'.repeat(5000);
-    const b = await withTable(files, 'documents', (t) => ({ ...t, columns: { ...t.columns, meta: t.columns.meta!.map((m, i) => (i === 1 ? deep : m)) } }));
+    const b = await withTable(files, 'documents', (t) => ({ ...t, columns: { ...t.columns, meta: Array.from(t.columns.meta!).map((m, i) => (i === 1 ? deep : m)) } }));
     expect(await refusal(b)).toBe('parquet/documents.parquet is corrupt: document 1 has metadata that is nested more than 64 levels deep');
   });
 
   it('refuses a duplicate document id as such (not "made by another version")', async () => {
-    const b = await withTable(files, 'documents', (t) => ({ ...t, columns: { ...t.columns, id: t.columns.id!.map((id, i) => (i === 2 ? t.columns.id![0] : id)) } }));
+    const b = await withTable(files, 'documents', (t) => ({ ...t, columns: { ...t.columns, id: Array.from(t.columns.id!).map((id, i) => (i === 2 ? t.columns.id![0] : id)) } }));
     const message = await refusal(b);
     expect(message).toMatch(/^parquet\/documents\.parquet is corrupt: documents 0 and 2 have the same id "/);
     expect(message).not.toContain('another version');
