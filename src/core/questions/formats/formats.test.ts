@@ -92,6 +92,28 @@ describe('imports map back onto the current documents', () => {
     const squad = importSet('squad', { f: fixture('set.squad.json') }, moved, 's.json');
     expect(spans(squad.set)).toEqual(['b2:31-35:1937', 'b2:52-58:orange', '', 't2:23-33:330 metres']);
   });
+  it('looks for an answer whose document is gone only where it cannot be pinned on the wrong document', () => {
+    const text = [
+      // Short: "1937" could be in any document, so the question keeps its missing document.
+      '{"id":"s","question":"Short?","answers":[{"doc":"old-id","start":21,"end":25,"text":"1937"}]}',
+      // Long and in one place only: found again.
+      '{"id":"l","question":"Long?","answers":[{"doc":"old-id","start":0,"end":26,"text":"The bridge opened in 1937."}]}',
+      // Its passage is found in Bridge: the short answer is looked for there.
+      '{"id":"p","question":"Passage?","answers":[{"doc":"old-id","start":42,"end":48,"text":"orange"}],"source":{"kind":"generated","model":"m","passage":[{"doc":"old-id","start":0,"end":49,"text":"The bridge opened in 1937.\\n\\nIt is painted orange."}]}}',
+    ].join('\n');
+    const r = importSet('jsonl', { f: text }, DOCS, 'moved.jsonl');
+    expect(r.set.questions.map((q) => [q.id, spans({ questions: [q] })[0], q.missingDocs ?? null])).toEqual([
+      ['s', '', ['old-id']],
+      ['l', 'bridge:0-26:The bridge opened in 1937.', null],
+      ['p', 'bridge:42-48:orange', null],
+    ]);
+    expect(r.skipped).toEqual([
+      'line 1: no document "old-id" among the current ones; kept, marked as missing its document',
+      'line 2: answer "The bridge opened in 1937.": document "old-id" not found; its text is in "Bridge"',
+      'line 3: answer "orange": document "old-id" not found; its text is in "Bridge"',
+    ]);
+  });
+
   it('counts and lists bad lines, spans outside their document and unknown documents: never a silent shrink', () => {
     const text = [
       '{"id":"a","question":"Fine?","answers":[{"doc":"bridge","start":21,"end":25,"text":"1937"}]}',

@@ -72,6 +72,8 @@ export function importJsonl(text: string, docs: readonly Document[], fileName: s
     const row = parsed.data;
     // A passage no longer in the documents is dropped from the source (it is only provenance).
     const passage = row.source?.passage?.map((p) => resolveSpan(docs, p)).flatMap((r) => ('span' in r ? [r.span] : []));
+    // Where the document of an answer is gone, the document its (long, distinctive) passage is in is the place to look.
+    const passageDoc = passage?.length ? docs.find((d) => d.id === passage[0]!.doc) : undefined;
     const q: LabelledQuestion = {
       id: row.id ?? `line-${n}`,
       question: row.question,
@@ -86,7 +88,7 @@ export function importJsonl(text: string, docs: readonly Document[], fileName: s
     const missing = new Set(row.missingDocs ?? []);
     let problems = 0;
     for (const a of row.answers) {
-      const r = resolveSpan(docs, a);
+      const r = resolveSpan(docs, a, passageDoc);
       if ('span' in r) {
         q.answers.push(r.span);
         if (r.note) skipped.push(`line ${n}: answer "${clip(r.span.text, 40)}": ${r.note}`);

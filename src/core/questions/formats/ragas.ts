@@ -7,7 +7,7 @@
 import type { Document } from '../../types';
 import { locateAnswer } from '../locate';
 import type { GoldSpan, LabelledQuestion, QuestionSet } from '../types';
-import { clip, contextsOf, findAnywhere, uniqueIds, type ImportResult } from './resolve';
+import { clip, contextsOf, findAnywhere, findDistinct, uniqueIds, type ImportResult } from './resolve';
 import type { ExportResult } from './squad';
 
 export function exportRagas(set: QuestionSet, docs: readonly Document[]): ExportResult {
@@ -73,7 +73,7 @@ export function importRagas(text: string, docs: readonly Document[], fileName: s
           break;
         }
       }
-      span ??= findAnywhere(docs, part);
+      span ??= findDistinct(docs, part);
       if (span) answers.push(span);
     }
     if (!answers.length && found.length) {

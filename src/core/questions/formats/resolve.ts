@@ -51,14 +51,35 @@ export function findAnywhere(docs: readonly Document[], text: string, prefer?: D
   return null;
 }
 
+/**
+ * Shortest text trusted to name its document when the document itself is not found: a short
+ * answer ("1889", "the river") occurs in many documents and would be pinned on the wrong one.
+ */
+export const DISTINCT_TEXT_CHARS = 25;
+
+/** `text` where it occurs exactly once in all of `docs` and is long enough to be distinctive; else null. */
+export function findDistinct(docs: readonly Document[], text: string): GoldSpan | null {
+  if (text.trim().length < DISTINCT_TEXT_CHARS) return null;
+  let found: GoldSpan | null = null;
+  for (const d of docs) {
+    const at = d.text.indexOf(text);
+    if (at < 0) continue;
+    if (found || d.text.indexOf(text, at + 1) >= 0) return null;
+    found = { doc: d.id, start: at, end: at + text.length, text };
+  }
+  return found;
+}
+
 export type SpanOutcome = { span: GoldSpan; note?: string } | { missingDoc: string } | { problem: string };
 
 /**
  * An imported span on the current documents: its document by reference, its offsets when the
- * text is there, else its text found (in that document, else in any); `missingDoc` when neither
- * the document nor the text is found, `problem` when the document is there but the span is not.
+ * text is there, else its text found in that document. When the document is not found: in
+ * `prefer` (the document its passage was found in), else where the text is distinctive (see
+ * findDistinct). `missingDoc` when none holds it, `problem` when the document is there but the
+ * span is not.
  */
-export function resolveSpan(docs: readonly Document[], ref: { doc?: string; start?: number; end?: number; text?: string }): SpanOutcome {
+export function resolveSpan(docs: readonly Document[], ref: { doc?: string; start?: number; end?: number; text?: string }, prefer?: Document): SpanOutcome {
   const doc = findDocument(docs, ref.doc);
   const text = ref.text ?? '';
   const { start, end } = ref;
@@ -73,8 +94,11 @@ export function resolveSpan(docs: readonly Document[], ref: { doc?: string; star
     const where = typeof start === 'number' && typeof end === 'number' ? `span ${start}–${end}` : 'its span';
     return { problem: `${where} ${typeof end === 'number' && end > doc.text.length ? `is outside "${doc.title}" (${doc.text.length} characters)` : `does not hold "${clip(text)}" in "${doc.title}"`}, and the text is not found there` };
   }
-  const anywhere = text ? findAnywhere(docs, text) : null;
-  if (anywhere) return { span: anywhere, note: ref.doc ? `document "${clip(ref.doc)}" not found; its text is in "${docs.find((d) => d.id === anywhere.doc)!.title}"` : undefined };
+  const elsewhere = (prefer && text ? findIn(prefer, text, start) : null) ?? findDistinct(docs, text);
+  if (elsewhere) {
+    const title = docs.find((d) => d.id === elsewhere.doc)!.title;
+    return ref.doc ? { span: elsewhere, note: `document "${clip(ref.doc)}" not found; its text is in "${title}"` } : { span: elsewhere };
+  }
   return { missingDoc: ref.doc ?? '(no document named)' };
 }
 
