@@ -102,10 +102,11 @@ Commands
                                      a bundle: manifest, Parquet + JSONL tables, PostgreSQL +
                                      pgvector SQL, golden run, framework code (one column's
                                      configuration: --strategy, --retriever, retrieval options)
-  verify DIR [--engine pglite] [--json]
+  verify DIR|ZIP [--engine pglite] [--json]
                                      load the bundle's SQL into PGlite and compare every
                                      golden question with the lab (exit 1 on a difference)
-  index --from DIR --out corpus.json a saved corpus from a bundle, without re-embedding
+  index --from DIR|ZIP --out corpus.json
+                                     a saved corpus from a bundle (folder or .zip), without re-embedding
 
 Options
   --strategies a,b      ${STRATEGIES.join(',')} (default: all)
@@ -136,6 +137,7 @@ ${PARAM_GROUPS.flatMap((g) => g.cli?.help ?? []).join('\n')}
   --split S             BEIR qrels split (default test)
   --language L          language of the dataset's documents (default: detected)
   --json                eval: print one JSON object instead of a table
+  --debug               on an error, print the stack trace after the error: line
   --sweep               eval: sweep ${SWEEP_AXES.map((a) => lowerFirst(a.label)).join(', ')}, RRF c × weights
                         at each budget (--budget 256,512 by default) and recommend the best
   --sweep-headers       with --sweep: also with contextual headers on (embeds a second variant)

@@ -69,6 +69,11 @@ describe('case 5: rows re-sorted by another tool are joined by their keys', () =
     expect(await refusal(b)).toBe('parquet/sentences.parquet is corrupt: two rows have the same sentence 2');
   });
 
+  it('refuses a vector row given twice, naming its key as the table holds it', async () => {
+    const b = await withTable(files, 'vectors', (t) => reordered(t, [...Array.from({ length: t.rows }, (_, i) => i), 3]));
+    expect(await refusal(b)).toBe('parquet/vectors.parquet is corrupt: two rows have the same kind "sentence", unit 3');
+  });
+
   it('refuses a gap in the sentence numbers', async () => {
     const b = await withTable(files, 'sentences', (t) => ({ ...t, columns: { ...t.columns, sentence: Array.from(t.columns.sentence!).map((s) => ((s as number) >= 4 ? (s as number) + 1 : s)) } }));
     expect(await refusal(b)).toBe('parquet/sentences.parquet is corrupt: sentence 4 is missing (found 5)');

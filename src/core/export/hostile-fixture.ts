@@ -87,7 +87,7 @@ export async function withTable(files: BundleFile[], name: TableName, edit: (t: 
 
 /** A table with its rows in another order (`order[i]` = old row of new row i). */
 export function reordered(t: Table, order: number[]): Table {
-  return { ...t, columns: Object.fromEntries(Object.entries(t.columns).map(([n, c]) => [n, order.map((i) => c[i])])) };
+  return { ...t, rows: order.length, columns: Object.fromEntries(Object.entries(t.columns).map(([n, c]) => [n, order.map((i) => c[i])])) };
 }
 
 /** Rows in a seeded shuffled order (mulberry32): the same order on every run. */

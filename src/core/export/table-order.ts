@@ -45,10 +45,10 @@ function orderBy(rows: number, keys: ((i: number) => number | string)[]): Int32A
   return order;
 }
 
-/** Refuses two rows with the same key (rows are in key order). */
-function checkUnique(path: string, rows: number, keys: ((i: number) => number | string)[], names: string[]): void {
+/** Refuses two rows with the same key (rows are in key order); the message shows the key's values as the table holds them. */
+function checkUnique(path: string, rows: number, keys: ((i: number) => number | string)[], names: string[], columns: ArrayLike<unknown>[]): void {
   for (let i = 1; i < rows; i++) {
-    if (keys.every((k) => k(i - 1) === k(i))) throw new BundleError(`${path} is corrupt: two rows have the same ${names.map((n, j) => `${n} ${JSON.stringify(keys[j]!(i))}`).join(', ')}`);
+    if (keys.every((k) => k(i - 1) === k(i))) throw new BundleError(`${path} is corrupt: two rows have the same ${names.map((n, j) => `${n} ${JSON.stringify(columns[j]![i])}`).join(', ')}`);
   }
 }
 
@@ -71,17 +71,19 @@ function permute<T>(values: ArrayLike<T>, order: Int32Array): T[] {
 export function tableInKeyOrder(t: Table, path: string, specs: KeySpec[]): Table {
   const order = orderBy(t.rows, specs.map((k) => keyOf(k, t.columns[keyName(k)]!)));
   const out = order ? { ...t, columns: Object.fromEntries(Object.entries(t.columns).map(([n, c]) => [n, permute(c, order)])) } : t;
-  checkUnique(path, t.rows, specs.map((k) => keyOf(k, out.columns[keyName(k)]!)), specs.map(keyName));
+  const cols = specs.map((k) => out.columns[keyName(k)]!);
+  checkUnique(path, t.rows, specs.map((k, j) => keyOf(k, cols[j]!)), specs.map(keyName), cols);
   return out;
 }
 
 /** Columns read for an import (read-columns.ts) in key order; duplicate keys refused. Vectors move with their rows. */
 export function columnsInKeyOrder(t: ColumnTable, path: string, specs: KeySpec[]): ColumnTable {
-  const get = (src: ColumnTable, spec: KeySpec) => {
+  const column = (src: ColumnTable, spec: KeySpec): ArrayLike<unknown> => {
     const c = src.ints[keyName(spec)] ?? src.values[keyName(spec)];
     if (!c) throw new Error(`${keyName(spec)} was not read`);
-    return keyOf(spec, c);
+    return c;
   };
+  const get = (src: ColumnTable, spec: KeySpec) => keyOf(spec, column(src, spec));
   const order = orderBy(t.rows, specs.map((k) => get(t, k)));
   let out = t;
   if (order) {
@@ -100,7 +102,7 @@ export function columnsInKeyOrder(t: ColumnTable, path: string, specs: KeySpec[]
       out.vectors = { ...t.vectors, data: moved, badRow };
     }
   }
-  checkUnique(path, t.rows, specs.map((k) => get(out, k)), specs.map(keyName));
+  checkUnique(path, t.rows, specs.map((k) => get(out, k)), specs.map(keyName), specs.map((k) => column(out, k)));
   return out;
 }
 
