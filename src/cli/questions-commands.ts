@@ -168,7 +168,7 @@ async function cmdGenerate(values: QuestionValues, files: string[], deps: Questi
   for (const note of plan.notes) process.stderr.write(`note: ${visible(note)}\n`);
   if (!plan.items.length) throw deps.usage('questions generate: the documents have no passage to ask about');
   const first = plan.items[0]!;
-  const sample = buildMessages(DEFAULT_PROMPTS[first.type], { passages: first.passages.map((p) => p.text), title: corpus.docs[first.passages[0]!.doc]!.title, language: 'en' });
+  const sample = buildMessages(DEFAULT_PROMPTS[first.type], { passages: first.passages.map((p) => p.text), title: corpus.docs[first.passages[0]!.doc]!.title, language: corpus.docs[first.passages[0]!.doc]!.language });
   process.stderr.write(
     `plan: ${plan.calls} questions asked from ${plan.passages} passages of ${new Set(plan.items.flatMap((i) => i.passages.map((p) => p.doc))).size} documents (${kinds.join(', ')}, seed ${seed}); ` +
       `${plan.calls} calls, about ${plan.promptTokens} prompt + ${plan.replyTokens} reply tokens, about ${plan.seconds} s at an ${plan.rate} rate\n` +
