@@ -61,6 +61,7 @@ const FILES = [
     question: 'How often do night trams run after midnight?',
     answer: 'every twenty minutes after midnight',
     where: 'Night trams',
+    pages: 'slide 2',
   },
   {
     name: 'glacier-talk.odp',
@@ -70,6 +71,7 @@ const FILES = [
     question: 'How many metres per year did the glacier retreat?',
     answer: 'retreated eleven metres per year',
     where: 'Retreat',
+    pages: 'slide 2',
   },
   {
     name: 'capitals.xlsx',
@@ -161,9 +163,12 @@ test('one file of each format is indexed, listed with its format, and answers a 
     const first = windows(page).locator('article.block').first();
     await expect(first, f.name).toContainText(f.answer, { timeout: 60_000 });
     if (f.where) await expect(first.locator('.block-path'), f.name).toContainText(f.where);
+    if ('pages' in f) await expect(first.locator('.block-pages'), f.name).toHaveText(` · ${f.pages}`);
   }
   await ask(page, 'Which pastries does the bakery sell every morning?');
-  await expect(windows(page).locator('article.block').first()).toContainText('cinnamon pastries every morning', { timeout: 60_000 });
+  const scanned = windows(page).locator('article.block').first();
+  await expect(scanned).toContainText('cinnamon pastries every morning', { timeout: 60_000 });
+  await expect(scanned.locator('.block-ocr')).toHaveText(/^ · read by OCR, confidence \d+$/);
   expect(outside).toEqual([]);
 });
 

@@ -28,6 +28,15 @@ export function blockView(engine: RetrievalEngine, b: ContextBlock, query?: stri
     sectionPath: sectionPath(doc, commonSection(doc, first.section, last.section)),
     ...(first.page !== undefined ? { pageStart: first.page } : {}),
     ...(last.page !== undefined ? { pageEnd: last.page } : {}),
+    ...(doc.meta.format === 'pptx' || doc.meta.format === 'odp' ? { pageUnit: 'slide' as const } : {}),
+    ...ocrOf(doc.ocr, b.start, b.end),
     hitSpans,
   };
+}
+
+/** The lowest confidence of the OCR'd paragraphs a block overlaps, if any. */
+function ocrOf(spans: readonly { start: number; end: number; confidence: number }[] | undefined, start: number, end: number): { ocrConfidence?: number } {
+  let low = Infinity;
+  for (const s of spans ?? []) if (s.start < end && s.end > start) low = Math.min(low, s.confidence);
+  return low < Infinity ? { ocrConfidence: Math.round(low) } : {};
 }

@@ -65,6 +65,10 @@ export interface BlockView extends ContextBlock {
   sectionPath: string[];
   pageStart?: number;
   pageEnd?: number;
+  /** Pages are slides (.pptx, .odp): the block cites "slide 7". */
+  pageUnit?: 'slide';
+  /** The block's text was read by OCR: the lowest confidence (0–100) of its OCR'd paragraphs. */
+  ocrConfidence?: number;
   /** Character spans of the retrieved sentences, relative to block.text. */
   hitSpans: [number, number][];
   /** Mean similarity of the block's sentences to the query and to each other (needs sentence vectors). */

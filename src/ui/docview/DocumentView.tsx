@@ -64,7 +64,7 @@ export function DocumentView() {
   }, [open]);
 
   if (!selected || !block) return null;
-  const pages = pagesLabel(block.pageStart, block.pageEnd);
+  const pages = pagesLabel(block.pageStart, block.pageEnd, block.pageUnit);
   const section = loaded ? enclosingSection(loaded, block.start, block.end) : null;
   // The outer range is the block's parent chunk in the chunk tree, else its section.
   const outer: Span | null = block.parent ?? section;

@@ -11,7 +11,7 @@ import { useEvalSettings } from './settings';
 
 /** A compact block: source, header, text with the retrieved sentences and the gold answers marked. */
 function EvalBlock({ block, rank, answers }: { block: BlockView; rank: number; answers: string[] }) {
-  const pages = pagesLabel(block.pageStart, block.pageEnd);
+  const pages = pagesLabel(block.pageStart, block.pageEnd, block.pageUnit);
   const path = sectionPathLabel(block.sectionPath, block.docTitle);
   const pieces = markAnswers(splitByHits(block.text, block.hitSpans), answers);
   return (

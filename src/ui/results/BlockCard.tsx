@@ -70,6 +70,7 @@ export const BlockCard = memo(function BlockCard({ block, column, rank, selected
           </span>
         )}
       </footer>
+      <MarkAnswer block={block} rank={rank} textRef={textRef} />
     </article>
   );
 });
@@ -77,13 +78,14 @@ export const BlockCard = memo(function BlockCard({ block, column, rank, selected
 /** Where a block comes from (rank, document, section path, pages) and its contextual header, as every block card shows them. */
 export function BlockSource({ block, rank }: { block: BlockView; rank: number }) {
   const path = sectionPathLabel(block.sectionPath, block.docTitle);
-  const pages = pagesLabel(block.pageStart, block.pageEnd);
+  const pages = pagesLabel(block.pageStart, block.pageEnd, block.pageUnit);
   return (
     <>
         <header className="block-source">
           <span className="block-rank">#{rank}</span> <span className="block-doc">{block.docTitle}</span>
           {path && <span className="block-path"> · {path}</span>}
           {pages && <span className="block-pages"> · {pages}</span>}
+          {block.ocrConfidence !== undefined && <span className="block-ocr"> · read by OCR, confidence {block.ocrConfidence}</span>}
         </header>
         {block.header && (
           <blockquote className="block-header">

@@ -61,10 +61,11 @@ export function formatScore(x: number): string {
 }
 
 /** "p. 3", "pp. 3–5", or '' when the document has no pages. */
-export function pagesLabel(start?: number, end?: number): string {
+export function pagesLabel(start?: number, end?: number, unit?: 'slide'): string {
   if (start === undefined && end === undefined) return '';
   const a = start ?? end!;
   const b = end ?? start!;
+  if (unit === 'slide') return a === b ? `slide ${a}` : `slides ${a}–${b}`;
   return a === b ? `p. ${a}` : `pp. ${a}–${b}`;
 }
 
