@@ -5,6 +5,7 @@ import { LoaderError } from './builder';
 import { detectFormat, loadDocument } from './load';
 import * as F from './office-fixtures';
 import { tableSentences } from './table-rows';
+import { worksheetRows } from './xlsx-sheet';
 import { ZIP_LIMITS } from './zip-xml';
 
 const load = (name: string, bytes: Uint8Array) => loadDocument({ name, bytes });
@@ -184,6 +185,16 @@ describe('spreadsheets (.xlsx, .ods, .csv, .tsv)', () => {
     expect(blocks(csv)).toEqual(['Estado: Tocantins; Capital: Palmas', 'Estado: Rio de Janeiro; Capital: Rio de Janeiro']);
     const tsv = await load('t.tsv', enc('City\tPopulation\nLisbon\t545000\n'));
     expect(tsv.text).toBe('City: Lisbon; Population: 545000');
+  });
+
+  it('xlsx cells: shared and inline strings, booleans, errors, formulas by cached value, dates from date styles, sparse columns', () => {
+    const xml =
+      '<worksheet><sheetData><row r="1"><c r="A1" t="s"><v>0</v></c><c r="C1" t="inlineStr"><is><t>Inline &amp; more</t><rPh><t>ignored</t></rPh></is></c></row>' +
+      '<row r="2"/><row r="3"><c r="A3" t="b"><v>1</v></c><c r="B3" t="e"><v>#N/A</v></c><c r="C3"><f>A1*2</f><v>42.5</v></c><c r="D3" s="1"><v>45366</v></c><c r="E3" s="1"><v>45366.5</v></c></row></sheetData></worksheet>';
+    expect(worksheetRows(xml, ['Shared'], [false, true])).toEqual([
+      ['Shared', '', 'Inline & more'],
+      ['TRUE', '#N/A', '42.5', '2024-03-15', '2024-03-15 12:00'],
+    ]);
   });
 
   it('header detection: a first row of numbers is data, not headers', () => {

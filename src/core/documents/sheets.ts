@@ -1,9 +1,9 @@
 import Papa from 'papaparse';
-import type { Element } from 'domhandler';
 import { LoaderError, type DocumentBuilder } from './builder';
 import type { OfficeInfo } from './docx';
 import { odfMeta, odfTableGrid, openOdf } from './odf';
 import { tableSentences } from './table-rows';
+import { worksheetRows } from './xlsx-sheet';
 import { ZipArchive, childElements, coreProperties, findAll, findFirst, relationships, textOf } from './zip-xml';
 
 export interface Sheet {
@@ -29,17 +29,6 @@ export function writeSheets(sheets: Sheet[], b: DocumentBuilder, sectionPerSheet
   return written;
 }
 
-/** Column index of a cell reference ("AB12" → 27). */
-function columnOf(ref: string): number {
-  let n = 0;
-  for (const ch of ref) {
-    const c = ch.charCodeAt(0);
-    if (c < 65 || c > 90) break;
-    n = n * 26 + (c - 64);
-  }
-  return n - 1;
-}
-
 /** Built-in number formats that are dates (ECMA-376 §18.8.30). */
 const DATE_FORMATS = new Set([14, 15, 16, 17, 22, 27, 30, 36, 45, 46, 47, 50, 57]);
 
@@ -59,13 +48,6 @@ function dateStyles(zip: ZipArchive): boolean[] {
   });
 }
 
-/** An Excel serial day (1900 system) as an ISO date. */
-function serialDate(v: number): string {
-  const ms = Math.round((v - 25569) * 86400000);
-  const iso = new Date(ms).toISOString();
-  return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso.slice(0, 16).replace('T', ' ');
-}
-
 /**
  * Excel (.xlsx): sheets in the workbook's order, shared and inline strings, booleans,
  * formulas by their cached values (the <v> Excel saved), dates from date-formatted cells.
@@ -81,34 +63,12 @@ export function readXlsx(bytes: Uint8Array, fileName: string): { sheets: Sheet[]
   const sheets: Sheet[] = [];
   for (const s of findAll(wb, 'sheet')) {
     const path = rels.get(s.attribs['r:id'] ?? '')?.target;
-    const xml = path ? zip.xml(path) : null;
-    if (!xml) continue;
-    const rows: string[][] = [];
-    for (const row of findAll(xml, 'row')) {
-      const cells: string[] = [];
-      for (const c of childElements(row, 'c')) {
-        const col = c.attribs.r ? columnOf(c.attribs.r) : cells.length;
-        const v = cellValue(c, shared, dates);
-        if (v && col >= 0 && col < 16384) cells[col] = v;
-      }
-      if (cells.length) rows.push(Array.from(cells, (x) => x ?? ''));
-    }
-    sheets.push({ name: s.attribs.name ?? `Sheet ${sheets.length + 1}`, rows });
+    const xml = path ? zip.text(path) : null;
+    if (xml === null) continue;
+    sheets.push({ name: s.attribs.name ?? `Sheet ${sheets.length + 1}`, rows: worksheetRows(xml, shared, dates) });
   }
   const props = coreProperties(zip);
   return { sheets, info: { title: props.title, ...(props.author ? { author: props.author } : {}) } };
-}
-
-function cellValue(c: Element, shared: string[], dates: boolean[]): string {
-  const type = c.attribs.t ?? 'n';
-  const v = findFirst(c, 'v');
-  const raw = v ? textOf(v) : '';
-  if (type === 's') return shared[Number(raw)] ?? '';
-  if (type === 'inlineStr') return findAll(c, 't').map(textOf).join('');
-  if (type === 'b') return raw === '1' ? 'TRUE' : raw === '0' ? 'FALSE' : '';
-  if (type === 'e') return raw; // #N/A, #DIV/0!: what the user sees
-  if (type === 'n' && raw && dates[Number(c.attribs.s ?? 0)] && Number.isFinite(Number(raw))) return serialDate(Number(raw));
-  return raw;
 }
 
 /** OpenDocument spreadsheet (.ods): each table:table a sheet; cells by their displayed text (formulas' results included). */
