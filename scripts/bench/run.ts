@@ -15,7 +15,8 @@
  *  6. cold start of the built app: drop a 48-page PDF, time to the first BM25 and vector
  *     results, long tasks on the page while indexing;
  *  8. (printed last) the vector index at 10k, 100k and 1M real-sentence vectors: exact scan
- *     against the approximate index (scale-bench.ts); --quick runs 10k only.
+ *     against the approximate index (scale-bench.ts); --quick runs 10k only;
+ *  9. loader speed per document format, OCR seconds per scanned page (formats-bench.ts).
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -30,11 +31,12 @@ import { CACHE, coldStart, indexingBench, launch, type ColdStart, type IndexingB
 import { pickModel, PROJECT_ROOT, round } from './common';
 import { benchReport, type BackendRow, type ExportRow, type NodeBench, type ScaleResult } from './report';
 import type { ScaleRow } from './scale-bench';
+import type { FormatRow } from './formats-bench';
 
 const { values } = parseArgs({ options: { json: { type: 'string' }, quick: { type: 'boolean' }, 'no-browser': { type: 'boolean' }, only: { type: 'string' } } });
 const quick = Boolean(values.quick);
 /** `--only backends` is `npm run bench:index`. */
-const want = (part: 'engine' | 'backends' | 'export' | 'browser' | 'scale') => !values.only || values.only === part;
+const want = (part: 'engine' | 'backends' | 'export' | 'browser' | 'scale' | 'formats') => !values.only || values.only === part;
 const skipped = values.only ? `--only ${values.only}` : '--no-browser';
 const started = Date.now();
 const log = (s: string) => process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${s}\n`);
@@ -113,6 +115,19 @@ for (const n of !want('scale') ? [] : quick ? [10000] : [10000, 100000, 1000000]
   const out = join(CACHE, `scale-${n}.json`);
   const r = await child('scale-bench.ts', ['--n', String(n), '--queries', '100', '--out', out], n >= 1_000_000 ? 1500 : 600);
   scale.push(r.ok ? (JSON.parse(readFileSync(out, 'utf8')) as ScaleRow) : { n, skipped: r.reason });
+}
+
+// ---- 9: document formats (printed after 8) ----------------------------------------------------
+let formats: FormatRow[] | null = null;
+let formatsTable = '';
+if (want('formats')) {
+  log('document formats: loaders and OCR (Node)…');
+  const out = join(CACHE, 'formats.json');
+  const r = await child('formats-bench.ts', ['--out', out, ...(quick ? ['--quick'] : [])], 600);
+  if (r.ok) {
+    formats = JSON.parse(readFileSync(out, 'utf8')) as FormatRow[];
+    formatsTable = r.stdout.trim();
+  } else formatsTable = `9. Document formats: not measured (${r.reason})`;
 }
 
 // ---- 1 and 6: browser -------------------------------------------------------------------------
@@ -248,10 +263,11 @@ if (scale.length) {
     ),
   );
 } else console.log(`\n8. Vector index at scale: not measured (${skipped})`);
+console.log(`\n${formatsTable || `9. Document formats: not measured (${skipped})`}`);
 console.log(`\ntotal ${((Date.now() - started) / 1000).toFixed(0)} s`);
 
 if (values.json) {
   const report = benchReport({ machine, model: model.label, quick, indexing, indexingError, engineRuns, backends, exports, browserImport, cold, coldError, scale });
-  writeFileSync(values.json, JSON.stringify(report, null, 2));
+  writeFileSync(values.json, JSON.stringify({ ...report, formats }, null, 2));
   console.log(`JSON: ${values.json}`);
 }
