@@ -12,8 +12,9 @@ import './eval.css';
 export function EvalLab() {
   return (
     <section className="eval-lab" aria-label="Evaluation lab">
-      <ImportPanel />
+      <QuestionSetPanel />
       <QuestionSetTools />
+      <ImportPanel />
       <RunSettings />
       <Results />
     </section>

@@ -40,6 +40,8 @@ function QuestionItem({ q, titles }: { q: LabelledQuestion; titles: ReadonlyMap<
         ) : null}
         {q.unanswerable ? (
           <p className="small">Not answerable from these documents: kept and counted, left out of retrieval metrics.</p>
+        ) : !q.answers.length && q.documents?.length ? (
+          <p className="small">Relevant documents (no answer span): {q.documents.map(title).join(', ')}.</p>
         ) : (
           <ol className="qs-answers" aria-label="Answers">
             {q.answers.map((a, i) => (
