@@ -1,56 +1,13 @@
 import MiniSearch, { type Options } from 'minisearch';
-import { analyze, WordMemo, type AnalyzerName } from './analyzer';
+import { analyze, WordMemo } from './analyzer';
 import { TopK } from './top-k';
 import type { Allow, Hit } from './vector-index';
+import { BM25_PARAMS, DEFAULT_LEXICAL, LUCENE_BM25_PARAMS, lexicalKey, type LexicalParams } from './lexical-params';
+import { emptyLog, grow, PostingTable, tfColumn } from './posting-table';
+import { bestByMatchedTerms, bm25PlusTerm } from './bm25-scoring';
 
-/**
- * BM25+ parameters (the `bm25plus` variant). MiniSearch scores with BM25+ (k1, b and the
- * lower bound δ) and then multiplies a document's summed term scores by the number of
- * query terms it matched; document length is its count of distinct terms. These are
- * MiniSearch's defaults, set here on purpose (the lab's default before Lucene's BM25).
- */
-export const BM25_PARAMS = { k: 1.2, b: 0.7, d: 0.5 } as const;
+export { BM25_PARAMS, BM25_VARIANTS, DEFAULT_LEXICAL, isBm25Variant, lexicalKey, lexicalLabel, LUCENE_BM25_PARAMS, type Bm25Variant, type LexicalParams } from './lexical-params';
 
-/**
- * Lucene's BM25 (BM25Similarity, as Anserini runs it): k1 0.9, b 0.4, document length in
- * tokens, idf = ln(1 + (N − df + 0.5)/(df + 0.5)), a unit's score the plain sum over query
- * terms of idf · tf / (tf + k1 · (1 − b + b · len/avgLen)) (Lucene 8+ drops the constant
- * (k1 + 1) factor; the order is the same). Lengths are kept exact, not Lucene's one-byte norms.
- */
-export const LUCENE_BM25_PARAMS = { k: 0.9, b: 0.4 } as const;
-
-/** `bm25plus`: MiniSearch's BM25+ (BM25_PARAMS); `lucene`: Lucene's BM25 (LUCENE_BM25_PARAMS). */
-export const BM25_VARIANTS = ['bm25plus', 'lucene'] as const;
-export type Bm25Variant = (typeof BM25_VARIANTS)[number];
-
-export function isBm25Variant(v: unknown): v is Bm25Variant {
-  return BM25_VARIANTS.includes(v as Bm25Variant);
-}
-
-/** How the lexical indexes analyse and score: an index-level choice (changing it rebuilds them, never the vectors). */
-export interface LexicalParams {
-  analyzer: AnalyzerName;
-  bm25: Bm25Variant;
-}
-
-/**
- * The default lexical model: Lucene's BM25 over Snowball-stemmed words without stop words
- * (as Anserini and Elasticsearch's language analyzers). It measured best across the shared
- * sets (docs/measuring.md, "The lexical choices, measured"); the export's SQL reproduces every
- * analyzer × variant, this one included.
- */
-export const DEFAULT_LEXICAL: LexicalParams = { analyzer: 'stem+stop', bm25: 'lucene' };
-
-export function lexicalKey(p: LexicalParams): string {
-  return `${p.analyzer}|${p.bm25}`;
-}
-
-/** "BM25+ · words", "Lucene BM25 · stem+stop": what is shown beside a BM25 score. */
-export function lexicalLabel(p: LexicalParams): string {
-  return `${p.bm25 === 'lucene' ? 'Lucene BM25' : 'BM25+'} · ${p.analyzer}`;
-}
-
-/** One term's postings: the units holding it, ascending, and its frequency in each. */
 export interface TermPostings {
   units: number[];
   tf: number[];
@@ -62,7 +19,6 @@ export interface PostingRows {
   unit: ArrayLike<number>;
   tf: ArrayLike<number>;
 }
-
 
 /**
  * Terms and their ids, shared by the lexical indexes of one analyzer (the unit kinds index the
@@ -437,95 +393,5 @@ export class LexicalIndex {
   }
 }
 
-/**
- * Per-search accumulators, reused and shared by every index (a search runs to its end
- * synchronously and resets the entries it touched): one pair sized for the largest index
- * instead of one per unit kind (10 bytes a unit each).
- */
+/** Per-search accumulators shared by every index (a search runs to its end synchronously and resets what it touched): one pair for the largest index, not one per kind. */
 let scratch = { score: new Float64Array(0), matched: new Uint16Array(0) };
-
-/** A term-frequency column of a wide table, as narrow as its frequencies allow. */
-type TfColumn = Uint8Array | Uint16Array | Uint32Array;
-
-/** Units a packed row can name (24 bits). */
-const PACKED_UNITS = 1 << 24;
-
-/**
- * The rows of a CSR postings table. Packed while every unit id is below 2^24 and every tf
- * below 256 (what sentences, leaves and chunks of a few hundred words give): one Uint32 a
- * posting, unit · 256 + tf — 4 bytes instead of an Int32 unit and a tf column (5–8). Else
- * wide: an Int32 unit and a tf column. A table only widens (compact() keeps the wider layout).
- */
-class PostingTable {
-  private constructor(
-    readonly packed: Uint32Array | null,
-    readonly units: Int32Array | null,
-    readonly tfs: TfColumn | null,
-  ) {}
-
-  /** Room for n rows of units below `unitLimit` with tfs up to maxTf, no narrower than `like`. */
-  static sized(n: number, unitLimit: number, maxTf: number, like?: PostingTable): PostingTable {
-    if ((!like || like.packed) && unitLimit <= PACKED_UNITS && maxTf <= 0xff) return new PostingTable(new Uint32Array(n), null, null);
-    return new PostingTable(null, new Int32Array(n), tfColumn(maxTf, n, like?.tfs ?? undefined));
-  }
-
-  get length(): number {
-    return this.packed ? this.packed.length : this.units!.length;
-  }
-
-  unit(i: number): number {
-    return this.packed ? this.packed[i]! >>> 8 : this.units![i]!;
-  }
-
-  tf(i: number): number {
-    return this.packed ? this.packed[i]! & 0xff : this.tfs![i]!;
-  }
-
-  set(i: number, unit: number, tf: number): void {
-    if (this.packed) this.packed[i] = unit * 256 + tf;
-    else {
-      this.units![i] = unit;
-      this.tfs![i] = tf;
-    }
-  }
-}
-
-/** The narrowest column of n rows that holds frequencies up to maxTf and is no narrower than `now` (widening only). */
-function tfColumn(maxTf: number, n: number, now?: TfColumn): TfColumn {
-  const bytes = Math.max(now?.BYTES_PER_ELEMENT ?? 1, maxTf > 0xffff ? 4 : maxTf > 0xff ? 2 : 1);
-  return bytes === 4 ? new Uint32Array(n) : bytes === 2 ? new Uint16Array(n) : new Uint8Array(n);
-}
-
-function emptyLog(): { term: Int32Array; unit: Int32Array; tf: Uint32Array; n: number } {
-  return { term: new Int32Array(1024), unit: new Int32Array(1024), tf: new Uint32Array(1024), n: 0 };
-}
-
-function grow<T extends Int32Array | Uint32Array>(a: T, size: number): T {
-  const out = new (a.constructor as new (n: number) => T)(size);
-  out.set(a);
-  return out;
-}
-
-/** One query term's BM25+ contribution to a unit (MiniSearch's formula, BM25_PARAMS). */
-function bm25PlusTerm(idf: number, tf: number, length: number, avgLength: number): number {
-  const { k: k1, b, d } = BM25_PARAMS;
-  return idf * (d + (tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * length) / avgLength)));
-}
-
-/**
- * The k best units of a BM25+ search: summed term scores times the number of distinct query
- * terms matched. Best first; equal scores keep first-seen order, as MiniSearch's stable sort does.
- */
-function bestByMatchedTerms(touched: readonly number[], acc: Float64Array, matched: Uint16Array, k: number, allow?: Allow): Hit[] {
-  const top: Hit[] = [];
-  for (const doc of touched) {
-    if (allow && !allow(doc)) continue;
-    const score = acc[doc]! * matched[doc]!;
-    if (top.length === k && score <= top[k - 1]!.score) continue;
-    let i = top.length < k ? top.length : k - 1;
-    while (i > 0 && top[i - 1]!.score < score) i--;
-    top.splice(i, 0, { id: doc, score });
-    if (top.length > k) top.pop();
-  }
-  return top;
-}

@@ -12,47 +12,12 @@ import { isRetriever, type RetrieverName } from './retrievers';
 
 export { RETRIEVERS, RETRIEVER_NAMES, type RetrieverName } from './retrievers';
 export { STRATEGIES, type StrategyName } from '../strategies/registry';
-
-/** What each strategy retrieves before expanding or merging. */
-export type UnitKind = 'sentence' | 'leaf' | 'chunk' | 'packed' | 'semantic';
-
-/** Every unit kind, in the order they are embedded. */
-export const UNIT_KINDS: readonly UnitKind[] = ['sentence', 'leaf', 'chunk', 'packed', 'semantic'];
+export { UNIT_KINDS, type CommonRetrievalParams, type StructureParams, type UnitKind } from './param-types';
+import type { CommonRetrievalParams, StructureParams, UnitKind } from './param-types';
 
 /** Each strategy's title (kept for callers that index by name; the registry is the source). */
 export const STRATEGY_LABELS = Object.fromEntries(STRATEGY_LIST.map((s) => [s.name, strategyTitle(s.name)])) as Record<StrategyName, string>;
 export const STRATEGY_UNIT = Object.fromEntries(STRATEGY_LIST.map((s) => [s.name, s.unit])) as Record<StrategyName, UnitKind>;
-
-/**
- * Parameters that change what is embedded or indexed: changing them means new vectors
- * (cached per variant), so the app says so and re-embeds.
- */
-export interface StructureParams {
-  /** Hierarchy levels in tokens, largest first. Leaves are embedded. */
-  chunkLevels: number[];
-  /** Chunks and section-bounded windows stay inside sections of this level or above (0 = documents only). */
-  sectionLevel: number;
-  naive: NaiveChunkParams;
-  /** Sentence-packed chunks (LlamaIndex SentenceSplitter): size and overlap in tokens of whole sentences. */
-  packed: PackedChunkParams;
-  /** Semantic chunks (LlamaIndex SemanticSplitterNodeParser): buffer sentences and breakpoint percentile. */
-  semantic: SemanticChunkParams;
-  headers: HeaderParams;
-  /** How BM25 analyses and scores (changing it rebuilds only the lexical indexes). */
-  lexical: LexicalParams;
-}
-
-/** Retrieval parameters every strategy shares: how candidates are found, and the budget. */
-export interface CommonRetrievalParams {
-  retriever: RetrieverName;
-  /** Units retrieved before expansion; also the number of blocks shown without a budget. */
-  topK: number;
-  /** Context budget in tokens (headers included), or null for no budget. */
-  budgetTokens: number | null;
-  rrf: { c: number; weights: { bm25: number; vector: number } };
-  rerank: { enabled: boolean; topN: number };
-  filters: MetadataFilter;
-}
 
 /**
  * Retrieval-only parameters: changing them re-runs retrieval in milliseconds, never

@@ -1,5 +1,5 @@
 import type { Candidate } from '../retrieve/candidates';
-import type { UnitKind } from '../retrieve/params';
+import type { UnitKind } from '../retrieve/param-types';
 import type { TokenCounter } from '../segment/tokens';
 import { chunkHeader, type HeaderParams } from '../structure/headers';
 import type { CorpusUnits } from '../structure/units';

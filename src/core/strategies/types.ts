@@ -7,7 +7,7 @@
  * lab) reads the registry.
  */
 import type { BlockCost, Candidate } from '../retrieve/candidates';
-import type { CommonRetrievalParams, StructureParams, UnitKind } from '../retrieve/params';
+import type { CommonRetrievalParams, StructureParams, UnitKind } from '../retrieve/param-types';
 import type { Corpus } from '../structure/corpus';
 import type { ChunkHierarchy, ChunkNode, ContextBlock, NaiveChunk, Provenance } from '../types';
 
