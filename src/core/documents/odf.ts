@@ -98,13 +98,13 @@ export function odfTableGrid(table: Element, maxRows = Infinity, maxColumns = 10
       if (!isElement(c)) continue;
       if (c.name === 'table:table-row') {
         const cells: string[] = [];
+        let col = 0; // blank cells only move the column: a row's trailing blanks take nothing
         for (const cell of c.children) {
           if (!isElement(cell) || (cell.name !== 'table:table-cell' && cell.name !== 'table:covered-table-cell')) continue;
           const text = paragraphs(cell).join(' ').trim();
           const repeat = Number(cell.attribs['table:number-columns-repeated']) || 1;
-          // Empty repeated cells (a sheet's 16,000 blank columns) take no memory: only a filled one is copied.
-          if (!text) cells.length = Math.min(maxColumns, cells.length + repeat);
-          else for (let i = 0; i < repeat && cells.length < maxColumns; i++) cells.push(text);
+          if (text) for (let i = 0; i < repeat && col + i < maxColumns; i++) cells[col + i] = text;
+          col += repeat;
         }
         const filled = Array.from(cells, (x) => x ?? '');
         if (!filled.some((x) => x)) continue;

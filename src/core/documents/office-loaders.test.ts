@@ -5,6 +5,7 @@ import { LoaderError } from './builder';
 import { detectFormat, loadDocument } from './load';
 import * as F from './office-fixtures';
 import { tableSentences } from './table-rows';
+import { odsSheets } from './ods-sheet';
 import { worksheetRows } from './xlsx-sheet';
 import { ZIP_LIMITS } from './zip-xml';
 
@@ -194,6 +195,23 @@ describe('spreadsheets (.xlsx, .ods, .csv, .tsv)', () => {
     expect(worksheetRows(xml, ['Shared'], [false, true])).toEqual([
       ['Shared', '', 'Inline & more'],
       ['TRUE', '#N/A', '42.5', '2024-03-15', '2024-03-15 12:00'],
+    ]);
+  });
+
+  it('ods cells: repeated cells and rows expanded only when filled, spaces (text:s) kept, comments dropped', () => {
+    const cell = (t: string, attrs = '') => `<table:table-cell${attrs}>${t ? `<text:p>${t}</text:p>` : ''}</table:table-cell>`;
+    const xml =
+      '<office:spreadsheet><table:table table:name="Prices">' +
+      `<table:table-row>${cell('Item')}${cell('', ' table:number-columns-repeated="2"')}${cell('Price')}${cell('', ' table:number-columns-repeated="16380"')}</table:table-row>` +
+      `<table:table-row table:number-rows-repeated="2">${cell('Tea<text:s text:c="2"/>leaf<office:annotation><text:p>check</text:p></office:annotation>')}${cell('', ' table:number-columns-repeated="2"')}${cell('3', ' table:number-columns-repeated="1"')}</table:table-row>` +
+      `<table:table-row table:number-rows-repeated="1048570">${cell('', ' table:number-columns-repeated="16384"')}</table:table-row>` +
+      '</table:table></office:spreadsheet>';
+    const [sheet] = odsSheets(xml);
+    expect(sheet!.name).toBe('Prices');
+    expect(sheet!.rows).toEqual([
+      ['Item', '', '', 'Price'],
+      ['Tea  leaf', '', '', '3'],
+      ['Tea  leaf', '', '', '3'],
     ]);
   });
 

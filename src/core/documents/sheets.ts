@@ -1,7 +1,8 @@
 import Papa from 'papaparse';
 import { LoaderError, type DocumentBuilder } from './builder';
 import type { OfficeInfo } from './docx';
-import { odfMeta, odfTableGrid, openOdf } from './odf';
+import { odfMeta, openOdf } from './odf';
+import { odsSheets } from './ods-sheet';
 import { tableSentences } from './table-rows';
 import { worksheetRows } from './xlsx-sheet';
 import { ZipArchive, childElements, coreProperties, findAll, findFirst, relationships, textOf } from './zip-xml';
@@ -74,8 +75,8 @@ export function readXlsx(bytes: Uint8Array, fileName: string): { sheets: Sheet[]
 /** OpenDocument spreadsheet (.ods): each table:table a sheet; cells by their displayed text (formulas' results included). */
 export function readOds(bytes: Uint8Array, fileName: string): { sheets: Sheet[]; info: OfficeInfo & { language?: string } } {
   const zip = openOdf(bytes, fileName, 'an OpenDocument spreadsheet (.ods)', 'application/vnd.oasis.opendocument.spreadsheet');
-  const content = zip.requireXml('content.xml');
-  const sheets = findAll(content, 'table:table').map((t, i) => ({ name: t.attribs['table:name'] ?? `Sheet ${i + 1}`, rows: odfTableGrid(t) }));
+  const content = zip.text('content.xml')!; // openOdf checked it is there
+  const sheets = odsSheets(content);
   const { language, ...meta } = odfMeta(zip);
   return { sheets, info: { ...meta, ...(language ? { language } : {}) } };
 }

@@ -18,6 +18,9 @@ export const ZIP_LIMITS = {
   maxRatio: 200,
 };
 
+/** Entries loaders read as text (XML, XHTML, package files); everything else is media. */
+const TEXT_PART = /(\.(xml|rels|xhtml|html?|opf|ncx|txt)|^mimetype)$/i;
+
 /** The zip's first bytes are an OLE2 compound file: an encrypted OOXML file, or Word/Excel/PowerPoint 97–2003. */
 export function isCompoundFile(bytes: Uint8Array): boolean {
   return bytes.length >= 8 && bytes[0] === 0xd0 && bytes[1] === 0xcf && bytes[2] === 0x11 && bytes[3] === 0xe0 && bytes[4] === 0xa1 && bytes[5] === 0xb1;
@@ -31,6 +34,7 @@ export function isZip(bytes: Uint8Array): boolean {
 export class ZipArchive {
   private readonly entries = new Map<string, UnzipFileInfo>();
   private inflated = 0;
+  private textParts: Record<string, Uint8Array> | null = null;
 
   constructor(
     private readonly bytes: Uint8Array,
@@ -90,14 +94,24 @@ export class ZipArchive {
 
   /** An entry's bytes, or null when there is no such entry. Throws a LoaderError naming the limit a bomb exceeds. */
   bytesOf(name: string): Uint8Array | null {
-    const info = this.entries.get(name);
-    if (!info) return null;
-    this.check(name);
-    this.inflated += info.originalSize;
+    if (!this.entries.has(name)) return null;
+    if (!TEXT_PART.test(name)) return this.inflate((f) => f.name === name)[name] ?? null;
+    // The text parts are inflated in one pass on first use (one walk of the archive, not one
+    // per slide or sheet), after all of them passed the limits; media (images, fonts) never are.
+    this.textParts ??= (this.checkAll(this.names.filter((n) => TEXT_PART.test(n))), this.inflate((f) => TEXT_PART.test(f.name)));
+    return this.textParts[name] ?? null;
+  }
+
+  private inflate(filter: (f: UnzipFileInfo) => boolean): Record<string, Uint8Array> {
+    for (const [n, info] of this.entries) {
+      if (!filter(info)) continue;
+      this.check(n);
+      this.inflated += info.originalSize;
+    }
     try {
-      return unzipSync(this.bytes, { filter: (f) => f.name === name })[name] ?? null;
+      return unzipSync(this.bytes, { filter });
     } catch (e) {
-      throw new LoaderError(`the file is corrupt or truncated: ${name} cannot be inflated (${(e as Error).message})`, this.fileName);
+      throw new LoaderError(`the file is corrupt or truncated: an entry cannot be inflated (${(e as Error).message})`, this.fileName);
     }
   }
 
