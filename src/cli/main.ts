@@ -93,7 +93,7 @@ const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
 const HELP = `rag-lab — RAG Context Lab on the command line
 
 Commands
-  index <files…> --out corpus.json   load files (pdf, md, txt, html), split, embed, save
+  index <files…> --out corpus.json   load files (pdf, docx, pptx, xlsx, csv, epub, images… see docs/formats.md), split, embed, save
   query "question" <files…>          show what each strategy hands over
   query "question" --corpus F        the same over a saved corpus
   eval --data PATH                   metrics per strategy and retriever on a labelled set
