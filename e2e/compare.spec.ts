@@ -67,6 +67,9 @@ test('a user chooses and orders columns, reads their overlap, and compares two s
   expect(naiveBlocks).toBeGreaterThan(0);
   expect(windowBlocks).toBeGreaterThan(0);
 
+  // The overlap strip is one summary line until opened (it would push the results below the fold).
+  await expect(page.locator('details.overlap > summary')).toContainText(/most alike: .+ & .+ \d\.\d\d · least alike: .+ · mean of 3 pairs \d\.\d\d/);
+  await page.locator('details.overlap > summary').click();
   // The overlap strip: one row and one column per shown strategy, a number in every other cell.
   const strip = page.getByRole('region', { name: /^Overlap between strategies/ });
   await expect(strip.locator('tbody tr')).toHaveCount(3);
