@@ -33,7 +33,9 @@ export async function parseDocx(bytes: Uint8Array, fileName: string, b: Document
     const copy = bytes.slice().buffer;
     // Node's build reads `buffer`, the browser build `arrayBuffer`.
     const input = { buffer: copy, arrayBuffer: copy } as unknown as Parameters<typeof mammoth.convertToHtml>[0];
-    html = (await mammoth.convertToHtml(input, { ignoreEmptyParagraphs: true })).value;
+    // Images are not read (mammoth would inline each as a base64 data URI): their text is not the document's.
+    const convertImage = mammoth.images.imgElement(async () => ({ src: '' }));
+    html = (await mammoth.convertToHtml(input, { ignoreEmptyParagraphs: true, convertImage })).value;
   } catch (e) {
     throw new LoaderError(`corrupt Word document (${(e as Error).message})`, fileName);
   }
