@@ -1,0 +1,70 @@
+/**
+ * Where a chat completion request goes and what it carries: the URL made from a base URL, the
+ * body, and the one-paragraph statement the page shows before anything is sent.
+ */
+import { clip, codePoints, hasKey, isLoopback, plural } from './endpoint-replies';
+import { GenerationError, type ChatMessage, type EndpointConfig, type StreamOptions } from './endpoint-types';
+
+/**
+ * The chat-completions URL for a base URL. A bare origin gets "/v1/chat/completions"; any other
+ * path is taken as the API's base (as the OpenAI SDKs' baseURL is: ".../v1", ".../v1/",
+ * ".../v1beta/openai/") and gets "/chat/completions"; a URL that already ends in
+ * "/chat/completions" is kept. The query is kept, the fragment dropped.
+ */
+export function chatCompletionsUrl(baseUrl: string): string {
+  const raw = baseUrl.trim();
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    const shown = raw === '' ? 'the base URL is empty' : `"${clip(raw, 100)}" is not an http(s) URL`;
+    throw new GenerationError(`${shown}; it should look like http://localhost:11434 or https://api.openai.com/v1`, 'config');
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new GenerationError('the base URL contains a user name or password; remove it and put the key in the API key field', 'config');
+  }
+  url.hash = '';
+  let path = url.pathname.replace(/\/+$/, '');
+  if (path === '') path = '/v1/chat/completions';
+  else if (!/\/chat\/completions$/.test(path)) path += '/chat/completions';
+  url.pathname = path;
+  return url.toString();
+}
+
+export function requestBody(endpoint: EndpointConfig, messages: ChatMessage[], options: StreamOptions): string {
+  const body: Record<string, unknown> = { model: endpoint.model, messages: messages.map(({ role, content }) => ({ role, content })), stream: true };
+  if (typeof options.temperature === 'number' && Number.isFinite(options.temperature)) body.temperature = options.temperature;
+  if (typeof options.maxTokens === 'number' && Number.isFinite(options.maxTokens)) body.max_tokens = options.maxTokens;
+  if (options.responseFormat) body.response_format = options.responseFormat;
+  return JSON.stringify(body);
+}
+
+
+/** A one-paragraph statement of exactly what streamChat would send, and where. Never contains the key. */
+export function describeRequest(endpoint: EndpointConfig, messages: ChatMessage[]): string {
+  let url: string;
+  try {
+    url = chatCompletionsUrl(endpoint.baseUrl);
+  } catch (err) {
+    return `Nothing can be sent: ${(err as Error).message}.`;
+  }
+  const roles: Record<ChatMessage['role'], number> = { system: 0, user: 0, assistant: 0 };
+  let chars = 0;
+  for (const m of messages) {
+    roles[m.role] += 1;
+    chars += codePoints(m.content);
+  }
+  const parts = (['system', 'user', 'assistant'] as const).filter((r) => roles[r] > 0).map((r) => `${roles[r]} ${r}`);
+  const count = `${plural(messages.length, 'message')}${parts.length > 0 ? ` (${parts.join(', ')})` : ''}`;
+  const host = new URL(url);
+  const local = isLoopback(host.hostname);
+  const sentences = [
+    `A POST request goes to ${url} asking the model "${endpoint.model}" to stream a reply to ${count} totalling ${plural(chars, 'character')}.`,
+    hasKey(endpoint) ? 'An API key is sent in the Authorization header (the key itself is not shown here).' : 'No API key is sent.',
+    local ? 'The endpoint is on this machine, so the text does not leave it.' : `The text leaves this machine for ${host.host}${host.protocol === 'http:' ? ', unencrypted (plain http)' : ''}.`,
+  ];
+  return sentences.join(' ');
+}
