@@ -239,6 +239,29 @@ describe('EPUB', () => {
   });
 });
 
+describe('EPUB 2 and DRM', () => {
+  const container = '<container xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile full-path="content.opf"/></rootfiles></container>';
+  const opf =
+    '<package xmlns="http://www.idpf.org/2007/opf" version="2.0"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>Old Book</dc:title><dc:language>pt-PT</dc:language></metadata>' +
+    '<manifest><item id="ncx" href="toc.ncx" media-type="application/x-dtbncx+xml"/><item id="a" href="a%20b.html" media-type="application/xhtml+xml"/></manifest><spine toc="ncx"><itemref idref="a"/></spine></package>';
+  const ncx = '<ncx><navMap><navPoint id="p1"><navLabel><text>Capítulo um</text></navLabel><content src="a%20b.html#start"/></navPoint></navMap></ncx>';
+  const chapter = '<html><body><p>Era uma vez um farol.</p></body></html>';
+
+  it('titles chapters from the NCX table of contents (EPUB 2), hrefs decoded and fragments dropped', async () => {
+    const d = await load('old.epub', F.zip({ 'META-INF/container.xml': container, 'content.opf': opf, 'toc.ncx': ncx, 'a b.html': chapter }));
+    expect(d.title).toBe('Old Book');
+    expect(d.language).toBe('pt');
+    expect(titles(d)).toEqual(['# Capítulo um']);
+    expect(d.text).toBe('Capítulo um\n\nEra uma vez um farol.');
+  });
+
+  it('refuses a DRM-protected book', async () => {
+    const encryption = '<encryption xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><EncryptedData xmlns="http://www.w3.org/2001/04/xmlenc#"><EncryptionMethod Algorithm="http://www.w3.org/2001/04/xmlenc#aes128-cbc"/></EncryptedData></encryption>';
+    const bytes = F.zip({ 'META-INF/container.xml': container, 'META-INF/encryption.xml': encryption, 'content.opf': opf, 'toc.ncx': ncx, 'a b.html': chapter });
+    expect(await rejection('locked.epub', bytes)).toBe('locked.epub: the e-book is DRM-protected (its chapters are encrypted)');
+  });
+});
+
 describe('office files: bad input, one clear line each', () => {
   it('a zip that is not the format its name says', async () => {
     expect(await rejection('report.docx', F.xlsx([{ name: 'x', rows: [['a']] }]))).toBe('report.docx: a zip archive, but not a Word document (it has no word/document.xml)');
