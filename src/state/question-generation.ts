@@ -94,7 +94,8 @@ export function setQuestionSettings(change: (s: QuestionGenSettings) => void): v
   const settings = structuredClone(useQuestionGen.getState().settings);
   change(settings);
   // The plan shown is stale until the new one comes: Start waits for it.
-  useQuestionGen.setState((st) => ({ settings, plan: { ...st.plan, state: st.plan.state === 'none' ? 'none' : 'loading' } }));
+  // A plan still being made for the old settings is ignored when it arrives (its key differs).
+  useQuestionGen.setState((st) => ({ settings, plan: { ...st.plan, state: st.plan.state === 'none' ? 'none' : 'loading', key: planKey(settings) } }));
   schedulePlan();
 }
 

@@ -160,6 +160,8 @@ export function GenerateDialog() {
   const testModel = useGeneration((st) => st.settings.kind === 'local' && isTestGenerator(st.settings.local.model));
   const hasDocs = useCorpus((st) => (st.status?.docs.length ?? 0) > 0);
   const busy = run?.state === 'running' || run?.state === 'paused';
+  // A finished run's questions are not replaced by the next run before the user chose.
+  const unadded = Boolean(run && !busy && !run.added && run.passed.length > 0);
   if (!open) {
     return (
       <button type="button" className="q-open" onClick={() => openQuestionGen(true)} disabled={!hasDocs}>
@@ -219,10 +221,11 @@ export function GenerateDialog() {
       ))}
       {!busy && <Statement />}
       {!busy && (
-        <button type="button" disabled={!generator || problems.length > 0 || plan.state !== 'ready' || !plan.plan?.items.length} onClick={() => void startQuestionRun()}>
+        <button type="button" disabled={!generator || problems.length > 0 || plan.state !== 'ready' || !plan.plan?.items.length || unadded} onClick={() => void startQuestionRun()}>
           Start generating
         </button>
       )}
+      {unadded && <p className="g-small">Add this run’s questions to the set, or discard them, before starting another run.</p>}
       <Progress />
       <GenerationReview />
     </dialog>
