@@ -215,6 +215,12 @@ test('a self-hosted model that is not there: the Models panel says so, and quest
   await expect(hits.locator('mark').first()).toContainText('Black tea is fully oxidised');
   await expect(hits).toContainText('BM25 results only');
   await expect(column(page, 'Hybrid RRF')).toContainText('BM25 results only');
+  // Each column names the retriever that really ranked it, and the document says why it has no vectors.
+  await expect(hits.locator('h3')).toHaveText('Sentence hits · vector · ranked by BM25 only');
+  await expect(column(page, 'Hybrid RRF').locator('h3')).toContainText('· ranked by BM25 only');
+  await expect(page.getByRole('list', { name: 'Indexed documents' }).locator('.doc-stage')).toContainText('BM25 only: no vectors');
+  await expect(page.getByRole('list', { name: 'Indexed documents' }).locator('.doc-stage')).toContainText('the embedding model could not load');
+  await expect(page.getByRole('list', { name: 'Indexed documents' })).not.toContainText('embedding 0%');
 });
 
 /** 40 files, each with one unique word; two large ones so that indexing takes a while. */

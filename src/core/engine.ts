@@ -15,6 +15,7 @@ import type { Candidate } from './retrieve/candidates';
 import { blockCoherence } from './retrieve/coherence';
 import { retrievalParams, structureParams, UNIT_KINDS, validLexical, type RetrievalParams, type StructureParams, type UnitKind } from './retrieve/params';
 import type { FusedCandidate } from './retrieve/query-fusion';
+import type { RetrieverName } from './retrieve/retrievers';
 import { ApproxTokenCounter, type TokenCounter } from './segment/tokens';
 import { BlockMaker, QueryContext } from './strategies/context';
 import { strategyOf, type StrategyName } from './strategies/registry';
@@ -319,7 +320,7 @@ export class RetrievalEngine {
   }
 
   /** Query fusion's candidates: each query's, fused by RRF (k = 60) and cut to topK. */
-  fusedCandidates(queries: string[], kind: UnitKind, p: RetrievalParams): Promise<{ candidates: FusedCandidate[]; notes: string[] }> {
+  fusedCandidates(queries: string[], kind: UnitKind, p: RetrievalParams): Promise<{ candidates: FusedCandidate[]; notes: string[]; used: RetrieverName | null }> {
     return this.retrieval.fused(queries, kind, p);
   }
 
@@ -365,7 +366,7 @@ export class RetrievalEngine {
   async searchFused(queries: string[], strategy: StrategyName, params: Partial<RetrievalParams> = {}): Promise<FusedStrategyResult> {
     const p = retrievalParams(params);
     if (!queries.length) throw new Error('query fusion needs at least the question');
-    const { candidates, notes } = await this.fusedCandidates(queries, strategyOf(strategy).unit, p);
+    const { candidates, notes, used } = await this.fusedCandidates(queries, strategyOf(strategy).unit, p);
     const blocks = this.blocks(strategy, candidates, p, queries[0]);
     return {
       strategy,
@@ -374,6 +375,7 @@ export class RetrievalEngine {
       totalTokens: blocks.reduce((n, b) => n + b.tokens, 0),
       candidates: candidates.length,
       notes,
+      used,
       queries: [...queries],
       foundBy: blocks.map((b) => this.foundBy(strategy, b, candidates)),
     };
@@ -388,9 +390,9 @@ export class RetrievalEngine {
       if (!byKind.has(kind)) byKind.set(kind, await this.candidates(query, kind, p));
     }
     return strategies.map((s) => {
-      const { candidates, notes } = byKind.get(strategyOf(s).unit)!;
+      const { candidates, notes, used } = byKind.get(strategyOf(s).unit)!;
       const blocks = this.blocks(s, candidates, p, query);
-      return { strategy: s, retriever: p.retriever, blocks, totalTokens: blocks.reduce((n, b) => n + b.tokens, 0), candidates: candidates.length, notes };
+      return { strategy: s, retriever: p.retriever, blocks, totalTokens: blocks.reduce((n, b) => n + b.tokens, 0), candidates: candidates.length, notes, used };
     });
   }
 }

@@ -48,6 +48,7 @@ async function fusionColumn(engine: RetrievalEngine, column: ColumnSpec, query: 
       totalTokens: r.totalTokens,
       candidates: r.candidates,
       notes: r.notes,
+      used: r.used ?? null,
       ...(queries.length < 2 ? { notices: [{ code: 'fusion-repeats-question' as const }] } : {}),
       variants: r.queries,
       // Coherence is measured against the question, not a variant.

@@ -11,6 +11,7 @@ import type { Allow, Hit, VectorIndex } from '../index/vector-index';
 import type { Candidate } from '../retrieve/candidates';
 import { rangeMask, sentenceMask } from '../retrieve/filters';
 import type { RetrievalParams, UnitKind } from '../retrieve/params';
+import type { RetrieverName } from '../retrieve/retrievers';
 import { fuseRankings, type FusedCandidate } from '../retrieve/query-fusion';
 import { rerankCandidates } from '../retrieve/rerank';
 import { reciprocalRankFusion, type RankedList } from '../retrieve/rrf';
@@ -25,6 +26,8 @@ const QUERY_FUSION_K = 60;
 export interface Candidates {
   candidates: Candidate[];
   notes: string[];
+  /** The retriever that really ranked them (BM25 alone when vectors are missing); null when none ran. */
+  used: RetrieverName | null;
 }
 
 export class CandidateRetrieval {
@@ -82,7 +85,7 @@ export class CandidateRetrieval {
     const notes: string[] = [];
     const { embedder, units } = this.core;
     if (kind === 'semantic') {
-      if (!embedder) return { candidates: [], notes: [SEMANTIC_NEEDS_MODEL] };
+      if (!embedder) return { candidates: [], notes: [SEMANTIC_NEEDS_MODEL], used: null };
       const { done, total } = this.vectors.semanticCoverage();
       if (done < total) notes.push(done === 0 ? 'semantic chunks are not built yet: each sentence is embedded with its neighbours first (embedding continues)' : `semantic chunks cover ${done} of ${total} documents (embedding continues)`);
     }
@@ -90,7 +93,7 @@ export class CandidateRetrieval {
     const reranking = p.rerank.enabled && reranker !== null;
     // The reranker sees its top N even when fewer are shown.
     const k = reranking ? Math.max(p.topK, p.rerank.topN) : p.topK;
-    if (k === 0) return { candidates: [], notes };
+    if (k === 0) return { candidates: [], notes, used: null };
     const lists: RankedList[] = [];
     const wantBm25 = p.retriever !== 'vector';
     let wantVector = p.retriever !== 'bm25';
@@ -125,7 +128,8 @@ export class CandidateRetrieval {
     }
     if (p.rerank.enabled && !reranker) notes.push('reranking is on but no reranker is loaded');
     if (reranking) cands = await rerankCandidates(reranker!, query, cands, p.rerank.topN, (id) => this.core.unitText(kind, id));
-    return { candidates: cands.slice(0, p.topK), notes };
+    const used: RetrieverName = lists.length === 2 ? 'hybrid' : lists[0]!.name === 'bm25' ? 'bm25' : 'vector';
+    return { candidates: cands.slice(0, p.topK), notes, used };
   }
 
   /**
@@ -148,16 +152,18 @@ export class CandidateRetrieval {
    * (the question first, then the LLM's variants), fused by RRF and cut to topK. Per-query
    * results come from the candidate cache; notes are merged without repeats.
    */
-  async fused(queries: string[], kind: UnitKind, p: RetrievalParams): Promise<{ candidates: FusedCandidate[]; notes: string[] }> {
+  async fused(queries: string[], kind: UnitKind, p: RetrievalParams): Promise<{ candidates: FusedCandidate[]; notes: string[]; used: RetrieverName | null }> {
     // One embedding batch for all queries instead of one model call each.
     if (p.retriever !== 'bm25') await this.vectors.embedQueries(queries);
     const lists: { query: string; candidates: Candidate[] }[] = [];
     const notes: string[] = [];
+    let used: RetrieverName | null = null;
     for (const query of queries) {
       const r = await this.candidates(query, kind, p);
       lists.push({ query, candidates: r.candidates });
+      used ??= r.used;
       for (const n of r.notes) if (!notes.includes(n)) notes.push(n);
     }
-    return { candidates: fuseRankings(lists, QUERY_FUSION_K).slice(0, p.topK), notes };
+    return { candidates: fuseRankings(lists, QUERY_FUSION_K).slice(0, p.topK), notes, used };
   }
 }

@@ -34,6 +34,11 @@ export interface StrategyResult {
   candidates: number;
   /** Why the result is what it is ("vector search unavailable: BM25 only", …). */
   notes: string[];
+  /**
+   * The retriever that really ranked the candidates: 'bm25' for a vector or hybrid column
+   * while no vectors exist, null when nothing was retrieved. Absent in results saved before it.
+   */
+  used?: RetrieverName | null;
 }
 
 /** A strategy run on query fusion: the queries used (question first) and who found each block. */

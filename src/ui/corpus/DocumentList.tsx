@@ -1,10 +1,10 @@
 import { memo } from 'react';
 import { removeDocument } from '../../state/controller';
 import { useCorpus } from '../../state/stores';
-import type { DocSummary, FileProgress } from '../../worker/protocol';
+import type { DocSummary, FileProgress, ModelStatus } from '../../worker/protocol';
 import { DocumentContextEditor } from './DocumentContextEditor';
 
-function stageText(p: FileProgress | undefined, d: DocSummary | undefined, embedding: boolean, etaS: number | undefined): string {
+function stageText(p: FileProgress | undefined, d: DocSummary | undefined, embedding: boolean, etaS: number | undefined, model?: ModelStatus['state']): string {
   if (p?.ocr && !d && p.stage === 'parse') {
     const left = Math.round(p.ocr.remainingMs / 1000);
     return `OCR: page ${p.ocr.page} of ${p.ocr.pages} read${p.ocr.page < p.ocr.pages ? ` · ~${left}s left` : ''}`;
@@ -13,6 +13,8 @@ function stageText(p: FileProgress | undefined, d: DocSummary | undefined, embed
   if (!d) return '';
   const { done, total } = d.embedded;
   if (total === 0 || done >= total) return done > 0 ? 'ready' : embedding ? 'waiting to embed' : 'BM25 ready';
+  // No model to embed with: say why instead of a percentage that never moves.
+  if (!embedding) return model === 'failed' ? `BM25 only: no vectors (${done}/${total} units) — the embedding model could not load (see Models)` : model === 'loading' ? `waiting for the embedding model (${done}/${total} units embedded)` : `BM25 only: no embedding model chosen (${done}/${total} units embedded)`;
   const pct = Math.floor((done / total) * 100);
   return `embedding ${pct}% (${done}/${total} units)${etaS !== undefined ? ` · ~${etaS}s left` : ''}`;
 }
@@ -30,7 +32,8 @@ export function DocumentList() {
   const docs = status?.docs ?? [];
   const byFile = new Map(docs.map((d) => [d.fileName, d]));
   const pendingFiles = Object.values(files).filter((f) => !byFile.has(f.file) && f.stage !== 'failed' && f.stage !== 'duplicate');
-  const embedding = Boolean(status?.embedder.state === 'ready');
+  const model = status?.embedder.state;
+  const embedding = model === 'ready';
   const eta = status?.embedding.etaS;
   if (!docs.length && !pendingFiles.length) return <p className="empty">No documents yet.</p>;
   return (
@@ -38,12 +41,12 @@ export function DocumentList() {
       {pendingFiles.map((p) => (
         <li key={`pending-${p.file}`} className="doc pending">
           <span className="doc-title">{p.file}</span>
-          <span className="doc-stage">{stageText(p, undefined, embedding, eta)}</span>
+          <span className="doc-stage">{stageText(p, undefined, embedding, eta, model)}</span>
         </li>
       ))}
       {docs.map((d) => (
         // The eta only for documents still embedding: a finished one's item stays as it is.
-        <DocItem key={d.id} d={d} progress={files[d.fileName]} embedding={embedding} eta={d.embedded.done < d.embedded.total ? eta : undefined} />
+        <DocItem key={d.id} d={d} progress={files[d.fileName]} embedding={embedding} model={model} eta={d.embedded.done < d.embedded.total ? eta : undefined} />
       ))}
     </ul>
   );
@@ -54,7 +57,7 @@ export function DocumentList() {
  * status that leaves a document unchanged (the controller keeps its object) must not
  * re-render it — that rendering, not the worker, kept a click waiting.
  */
-const DocItem = memo(function DocItem({ d, progress, embedding, eta }: { d: DocSummary; progress: FileProgress | undefined; embedding: boolean; eta: number | undefined }) {
+const DocItem = memo(function DocItem({ d, progress, embedding, model, eta }: { d: DocSummary; progress: FileProgress | undefined; embedding: boolean; model: ModelStatus['state'] | undefined; eta: number | undefined }) {
   const frac = d.embedded.total ? d.embedded.done / d.embedded.total : 0;
   return (
     <li className="doc" data-doc-id={d.id}>
@@ -72,7 +75,7 @@ const DocItem = memo(function DocItem({ d, progress, embedding, eta }: { d: DocS
         {d.sections ? ` · ${d.sections} sections` : ''}
       </div>
       {embedding && <progress max={1} value={frac} aria-label={`Embedding ${d.title}`} />}
-      <div className="doc-stage">{stageText(progress, d, embedding, eta)}</div>
+      <div className="doc-stage">{stageText(progress, d, embedding, eta, model)}</div>
       {d.warnings.map((w) => (
         <div key={w} className="doc-warning">
           {w}

@@ -3,6 +3,7 @@ import { queryLabel } from '../../state/messages';
 import { BlockCard } from './BlockCard';
 import { plural } from './format';
 import { columnColour, useScheme } from '../palette';
+import { RETRIEVER_NAMES } from '../../core/retrieve/retrievers';
 
 interface Props {
   column: ColumnResult;
@@ -15,10 +16,15 @@ export function Column({ column, selectedId }: Props) {
   const { result } = column;
   const spec = column.column;
   const colour = columnColour(spec.id, useScheme());
+  // The title names the retriever asked for; when another one really ranked (BM25 while no vectors exist), it says so.
+  const used = result.used && result.used !== spec.retriever ? result.used : null;
   return (
     // The stripe has the column's colour on the map and in the charts (decoration: the title names it).
     <section role="region" aria-label={spec.label} className="column" style={{ borderTopColor: colour }}>
-      <h3 className="column-title">{spec.label}</h3>
+      <h3 className="column-title">
+        {spec.label}
+        {used && <span className="column-used"> · ranked by {RETRIEVER_NAMES[used].long} only</span>}
+      </h3>
       <p className="column-meta">
         {plural(result.blocks.length, 'block')} · {plural(result.totalTokens, 'context token')}
         {result.candidates !== result.blocks.length && <> · {plural(result.candidates, 'candidate')} retrieved</>}
