@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
-import { docx, epub, ods, odp, odt, pptx, xlsx } from '../src/core/documents/office-fixtures';
+import { zlibSync } from 'fflate';
+import { docx, epub, imagePdf, ods, odp, odt, pptx, xlsx } from '../src/core/documents/office-fixtures';
 import { textImage } from '../src/node/text-image';
 import { ORIGIN } from './origin';
 
@@ -7,7 +8,8 @@ import { ORIGIN } from './origin';
  * A new user's files, one of each format, dropped on the page (written here by hand as zip +
  * XML; the scan drawn as an image): each is indexed, the list says its format, and a question
  * whose answer is in it is handed over by the sentence-window column with its section or
- * slide. One OCR case (an image), read in the browser by tesseract.js from files this site serves.
+ * slide. One OCR case: a scanned PDF (a page that is only an image), rendered by pdf.js in the
+ * worker and read by tesseract.js from files this site serves.
  */
 
 const enc = (s: string) => Buffer.from(new TextEncoder().encode(s));
@@ -124,7 +126,8 @@ const FILES = [
 ];
 
 const SCAN_LINES = ['The bakery on Rua Augusta', 'sells cinnamon pastries every morning.'];
-const scan = textImage(SCAN_LINES, { dpi: 300, widthInches: 5 });
+const scanImage = textImage(SCAN_LINES, { dpi: 300, widthInches: 5 });
+const scan = imagePdf([{ gray: scanImage.gray, width: scanImage.width, height: scanImage.height, dpi: 300 }], (d) => zlibSync(d));
 
 function windows(page: Page) {
   return page.getByRole('region', { name: /^Sentence windows/ });
@@ -147,7 +150,7 @@ test('one file of each format is indexed, listed with its format, and answers a 
   await expect(page.getByRole('region', { name: 'Models' }).getByText(/TEST MODEL — random vectors/)).toBeVisible({ timeout: 60_000 });
   await page.locator('input[type=file]').setInputFiles([
     ...FILES.map((f) => ({ name: f.name, mimeType: f.mime, buffer: Buffer.from(f.bytes) })),
-    { name: 'bakery-sign.png', mimeType: 'image/png', buffer: Buffer.from(scan.png) },
+    { name: 'bakery-scan.pdf', mimeType: 'application/pdf', buffer: Buffer.from(scan) },
   ]);
   const docs = page.getByRole('list', { name: 'Indexed documents' });
   await expect(docs.locator('li.doc:not(.pending)')).toHaveCount(FILES.length + 1, { timeout: 240_000 });
@@ -155,8 +158,8 @@ test('one file of each format is indexed, listed with its format, and answers a 
   await expect(page.getByRole('alert')).toHaveCount(0);
   for (const f of FILES) await expect(docs.locator('li.doc').filter({ hasText: f.name }).locator('.doc-meta')).toContainText(`${f.name} · ${f.format} ·`);
   await expect(docs.locator('li.doc').filter({ hasText: 'tram-deck.pptx' }).locator('.doc-meta')).toContainText('2 slides');
-  await expect(docs.locator('li.doc').filter({ hasText: 'bakery-sign.png' }).locator('.doc-meta')).toContainText('bakery-sign.png · image (OCR) ·');
-  await expect(docs.locator('li.doc').filter({ hasText: 'bakery-sign.png' })).toContainText(/read by OCR \(mean confidence \d+\)/);
+  await expect(docs.locator('li.doc').filter({ hasText: 'bakery-scan.pdf' }).locator('.doc-meta')).toContainText('bakery-scan.pdf · PDF ·');
+  await expect(docs.locator('li.doc').filter({ hasText: 'bakery-scan.pdf' })).toContainText('page 1 read by OCR');
 
   for (const f of FILES) {
     await ask(page, f.question);
@@ -168,6 +171,7 @@ test('one file of each format is indexed, listed with its format, and answers a 
   await ask(page, 'Which pastries does the bakery sell every morning?');
   const scanned = windows(page).locator('article.block').first();
   await expect(scanned).toContainText('cinnamon pastries every morning', { timeout: 60_000 });
+  await expect(scanned.locator('.block-pages')).toHaveText(' · p. 1');
   await expect(scanned.locator('.block-ocr')).toHaveText(/^ · read by OCR, confidence \d+$/);
   expect(outside).toEqual([]);
 });
