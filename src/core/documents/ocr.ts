@@ -23,6 +23,11 @@ export function setOcrEnvironment(env: OcrEnvironment | null): void {
   environment = env;
 }
 
+/** Whether OCR is set up here (a build or a test may run without it). */
+export function ocrAvailable(): boolean {
+  return environment !== null;
+}
+
 export { OCR_LANGUAGES } from './ocr-languages';
 
 const nameOf = (code: string) => Object.values(OCR_LANGUAGES).find((l) => l.code === code)?.name ?? code;

@@ -1,6 +1,6 @@
 import type { OcrSpan } from '../types';
 import { DocumentBuilder, LoaderError, collapseSpaces } from './builder';
-import type { OcrOptions, OcrPage } from './ocr';
+import { ocrAvailable, type OcrOptions, type OcrPage } from './ocr';
 import { ocrPdfPages, pdfCanvasFactory } from './ocr-pdf';
 import { dehyphenate } from './text';
 
@@ -162,9 +162,11 @@ export async function parsePdf(bytes: Uint8Array, fileName: string, b: DocumentB
     }
     const empty = pages.flatMap((lines, i) => (lines.length ? [] : [i + 1]));
     // Pages without a text layer (scanned) are rendered and read by OCR; pages with text keep it.
-    const ocr = empty.length && options.ocr !== false ? await ocrPdfPages(doc, empty, fileName, options) : new Map<number, OcrPage>();
+    const ocr = empty.length && options.ocr !== false && ocrAvailable() ? await ocrPdfPages(doc, empty, fileName, options) : new Map<number, OcrPage>();
     const all = pages.flat();
-    if (all.length === 0 && ![...ocr.values()].some((o) => o.paragraphs.length)) throw new LoaderError(ocr.size ? 'no text found, not even by OCR' : 'no text found — it looks scanned', fileName);
+    if (all.length === 0 && ![...ocr.values()].some((o) => o.paragraphs.length)) {
+      throw new LoaderError(ocr.size ? 'no text found, not even by OCR' : 'no text found — it looks scanned, and OCR is not supported here', fileName);
+    }
     const drop = repeatedMargins(pages);
     const body = bodySize(all);
     const headingSizes = [...new Set(all.filter((l) => isHeadingLine(l, body)).map((l) => Math.round(l.size * 2) / 2))].sort((a, b2) => b2 - a);
