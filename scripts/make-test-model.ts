@@ -46,7 +46,8 @@ export function pieceWeight(id: number): number {
   return Math.min(1, Math.sqrt((id - 1995) / 2000));
 }
 
-function makeTable(): Float32Array {
+/** The test embedder's token table (shared by the static stand-in, scripts/make-static-model.ts). */
+export function makeTable(): Float32Array {
   const rand = mulberry32(SEED);
   const table = new Float32Array(VOCAB * TEST_MODEL_DIM);
   for (let id = 0; id < VOCAB; id++) {
@@ -113,7 +114,7 @@ function buildModel(): Uint8Array {
 }
 
 /** Wraps a graph into an ONNX model (IR 7, opset 13: what ONNX Runtime Web and Node both run). */
-function encodeModel(graph: ReturnType<typeof onnx.GraphProto.create>, version: number, docString: string): Uint8Array {
+export function encodeModel(graph: ReturnType<typeof onnx.GraphProto.create>, version: number, docString: string): Uint8Array {
   const model = onnx.ModelProto.create({
     irVersion: 7,
     producerName: 'rag-context-lab scripts/make-test-model.ts',
@@ -181,7 +182,7 @@ function buildReranker(): Uint8Array {
   return encodeModel(graph, RERANKER_VERSION, 'RAG Context Lab TEST cross-encoder: cosine of query and passage bags of word pieces. Not a real model.');
 }
 
-function writeModelFolder(dir: string, id: string, version: number, configPatch: Record<string, unknown>, onnxBytes: () => Uint8Array, readme: string, force: boolean): string {
+export function writeModelFolder(dir: string, id: string, version: number, configPatch: Record<string, unknown>, onnxBytes: () => Uint8Array, readme: string, force: boolean): string {
   const stamp = join(dir, 'VERSION');
   if (!force && existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === String(version)) return dir;
   mkdirSync(join(dir, 'onnx'), { recursive: true });

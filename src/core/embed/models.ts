@@ -1,29 +1,11 @@
-/** What the app and CLI know about the models they offer. */
-export interface EmbeddingModelInfo {
-  id: string;
-  label: string;
-  dim: number;
-  /** Default dtype: q8 → onnx/model_quantized.onnx, fp32 → onnx/model.onnx. */
-  dtype: 'fp32' | 'fp16' | 'q8' | 'q4';
-  queryPrefix?: string;
-  passagePrefix?: string;
-  languages: string;
-  testModel?: boolean;
-}
+import { EMBEDDING_PRESETS, findPreset, TEST_PRESETS, type EmbeddingPreset } from './presets';
 
-export const EMBEDDING_MODELS: EmbeddingModelInfo[] = [
-  { id: 'Xenova/all-MiniLM-L6-v2', label: 'all-MiniLM-L6-v2 (English)', dim: 384, dtype: 'q8', languages: 'English' },
-  {
-    id: 'Xenova/multilingual-e5-small',
-    label: 'multilingual-e5-small (100 languages)',
-    dim: 384,
-    dtype: 'q8',
-    queryPrefix: 'query: ',
-    passagePrefix: 'passage: ',
-    languages: 'multilingual',
-  },
-  { id: 'rag-lab/test-embedder', label: 'TEST MODEL (random bag of word pieces)', dim: 128, dtype: 'fp32', languages: 'English word pieces', testModel: true },
-];
+export { TEST_EMBEDDER_ID, TEST_STATIC_EMBEDDER_ID } from './presets';
+
+/** What the app and CLI know about the models they offer: the presets (see presets.ts). */
+export type EmbeddingModelInfo = EmbeddingPreset;
+
+export const EMBEDDING_MODELS: EmbeddingModelInfo[] = [...EMBEDDING_PRESETS, ...TEST_PRESETS];
 
 export interface RerankerModelInfo {
   id: string;
@@ -39,8 +21,7 @@ export const RERANKER_MODELS: RerankerModelInfo[] = [
 
 export const TEST_RERANKER_ID = 'rag-lab/test-reranker';
 
-export const TEST_EMBEDDER_ID = 'rag-lab/test-embedder';
-
+/** A preset by hub id or short name. */
 export function modelInfo(id: string): EmbeddingModelInfo | undefined {
-  return EMBEDDING_MODELS.find((m) => m.id === id);
+  return findPreset(id);
 }

@@ -1,8 +1,10 @@
 import { yieldToEventLoop } from '../util/yield';
-import { env, pipeline, type FeatureExtractionPipeline } from '@huggingface/transformers';
+import { AutoModel, AutoTokenizer, env, type PreTrainedModel, type PreTrainedTokenizer, type Tensor } from '@huggingface/transformers';
 import { ModelTokenCounter, type TokenCounter } from '../segment/tokens';
 import { EmbeddingCancelled, lengthSortedOrder, type EmbedOptions, type EmbedResult, type Embedder } from './embedder';
-import { modelInfo } from './models';
+import { finishVectors, poolTokens } from './pooling';
+import { resolveEmbeddingModel, type EmbeddingPreset, type EmbeddingSettings, type ResolvedModel } from './presets';
+import { staticForward } from './static-forward';
 
 export interface ModelSource {
   /** Folder (or URL path in a browser) holding <org>/<name>/ model folders. */
@@ -12,9 +14,14 @@ export interface ModelSource {
 }
 
 export interface LoadEmbedderOptions extends ModelSource {
+  /** A hub id or a preset's short name (see presets.ts). */
   model: string;
   dtype?: 'fp32' | 'fp16' | 'q8' | 'q4';
   device?: 'wasm' | 'webgpu' | 'cpu';
+  /** Replaces a preset's (or the guessed) prefixes, pooling, length limit. */
+  settings?: Partial<EmbeddingSettings>;
+  /** Matryoshka output size: must be one the model was trained for (its preset's list). */
+  dimensions?: number;
   /** transformers.js progress events (file, loaded, total) while downloading. */
   onLoadProgress?: (event: { status: string; file?: string; loaded?: number; total?: number; progress?: number }) => void;
 }
@@ -28,60 +35,104 @@ export function configureModelSource(source: ModelSource): void {
   if (source.allowRemoteModels !== undefined) env.allowRemoteModels = source.allowRemoteModels;
 }
 
+type Net = PreTrainedModel & ((inputs: Record<string, unknown>) => Promise<Record<string, Tensor>>);
+
+function floats(t: Tensor): Float32Array {
+  return (t.type === 'float32' ? t : t.to('float32')).data as Float32Array;
+}
+
 /**
- * transformers.js feature extraction: mean pooling over the last hidden state and L2
- * normalisation, with an explicit dtype (Node and browsers default differently).
- * Texts are embedded in batches sorted by length; texts over the model's limit are
- * truncated by the tokenizer and reported, never silently.
+ * transformers.js embedding with each model's own settings (presets.ts): the query or passage
+ * prefix, its pooling (mean / CLS / last real token / the model's pooled output), Matryoshka
+ * truncation then renormalisation, and its length limit. Static Model2Vec models run through
+ * the same class as `model_type: 'model2vec'` (see static-forward.ts). Always an explicit dtype
+ * (Node and browsers default differently). Texts are embedded in batches sorted by length;
+ * texts over the limit are truncated and reported, never silently.
  */
 export class TransformersEmbedder implements Embedder {
   readonly counter: TokenCounter;
   readonly isTestModel: boolean;
-  private readonly queryPrefix: string;
-  private readonly passagePrefix: string;
+  /** The settings in use and which of them were guessed (an unknown model). */
+  readonly settings: EmbeddingPreset;
+  readonly guessed: ResolvedModel['guessed'];
 
   private constructor(
-    private readonly pipe: FeatureExtractionPipeline,
+    private readonly tokenizer: PreTrainedTokenizer,
+    private readonly net: Net,
     readonly model: string,
+    /** The model's own output size, before any Matryoshka cut. */
+    readonly fullDim: number,
     readonly dim: number,
     readonly maxTokens: number,
+    resolved: ResolvedModel,
   ) {
-    const info = modelInfo(model);
-    this.isTestModel = Boolean(info?.testModel || (pipe.model.config as unknown as Record<string, unknown>).rag_lab_test_model);
-    this.queryPrefix = info?.queryPrefix ?? '';
-    this.passagePrefix = info?.passagePrefix ?? '';
-    this.counter = new ModelTokenCounter(pipe.tokenizer as unknown as ConstructorParameters<typeof ModelTokenCounter>[0], model);
+    this.settings = resolved.preset;
+    this.guessed = resolved.guessed;
+    this.isTestModel = Boolean(resolved.preset.testModel || (net.config as unknown as Record<string, unknown>).rag_lab_test_model);
+    this.counter = new ModelTokenCounter(tokenizer as unknown as ConstructorParameters<typeof ModelTokenCounter>[0], model);
   }
 
   static async load(options: LoadEmbedderOptions): Promise<TransformersEmbedder> {
     configureModelSource(options);
-    const dtype = options.dtype ?? modelInfo(options.model)?.dtype ?? 'fp32';
-    const pipe = (await pipeline('feature-extraction', options.model, {
+    const resolved = resolveEmbeddingModel(options.model, options.settings);
+    const p = resolved.preset;
+    const id = p.id;
+    const dtype = options.dtype ?? p.dtype;
+    const progress = options.onLoadProgress ? { progress_callback: options.onLoadProgress as never } : {};
+    const revision = p.revision && !p.testModel ? { revision: p.revision } : {};
+    const tokenizer = await AutoTokenizer.from_pretrained(id, progress);
+    // A server that answers missing files with a web page leaves transformers.js without a tokenizer.
+    if (!tokenizer) throw new Error(`${id} has no usable tokenizer (tokenizer.json missing or not JSON)`);
+    const net = (await AutoModel.from_pretrained(id, {
       dtype,
       ...(options.device ? { device: options.device } : {}),
-      ...(options.onLoadProgress ? { progress_callback: options.onLoadProgress as never } : {}),
-    })) as FeatureExtractionPipeline;
-    // A server that answers missing files with a web page leaves transformers.js without a tokenizer.
-    if (!pipe.tokenizer) throw new Error(`${options.model} has no usable tokenizer (tokenizer.json missing or not JSON)`);
-    const config = pipe.model.config as unknown as { hidden_size?: number; max_position_embeddings?: number };
-    const tokenizerMax = (pipe.tokenizer as unknown as { model_max_length?: number }).model_max_length ?? 512;
-    const maxTokens = Math.min(tokenizerMax, config.max_position_embeddings ?? tokenizerMax);
-    let dim = config.hidden_size ?? 0;
-    if (!dim) {
-      const probe = await pipe('dimension probe', { pooling: 'mean', normalize: true });
-      dim = probe.dims[probe.dims.length - 1]!;
+      // Model2Vec has no transformers.js class: its README loads it as this model type (the base class runs the graph).
+      ...(p.architecture === 'static' ? { config: { model_type: 'model2vec' } as never } : {}),
+      ...revision,
+      ...progress,
+    })) as Net;
+    const config = net.config as unknown as { hidden_size?: number; hidden_dim?: number; max_position_embeddings?: number };
+    const tokenizerMax = (tokenizer as unknown as { model_max_length?: number }).model_max_length ?? p.maxTokens;
+    const maxTokens = Math.min(p.maxTokens, tokenizerMax > 0 ? tokenizerMax : p.maxTokens, config.max_position_embeddings ?? Infinity);
+    const probe = new TransformersEmbedder(tokenizer, net, id, 0, 0, maxTokens, resolved);
+    const fullDim = (await probe.forward(['dimension probe'])).dim;
+    let dim = fullDim;
+    if (options.dimensions !== undefined && options.dimensions !== fullDim) {
+      if (!p.matryoshka.includes(options.dimensions)) {
+        throw new Error(`${id} cannot be cut to ${options.dimensions} dimensions: ${p.matryoshka.length ? `it was trained for ${p.matryoshka.join(', ')}` : 'it was not trained for Matryoshka truncation'}`);
+      }
+      dim = options.dimensions;
     }
-    return new TransformersEmbedder(pipe, options.model, dim, maxTokens);
+    // Another size or other settings are other vectors: the model string keys them apart.
+    const custom = options.settings && Object.keys(options.settings).length ? `#${hashSettings(p)}` : '';
+    return new TransformersEmbedder(tokenizer, net, `${id}${dim !== fullDim ? `@${dim}` : ''}${custom}`, fullDim, dim, maxTokens, resolved);
+  }
+
+  /** Pooled, not yet cut or normalised: [texts, fullDim]. */
+  private async forward(batch: string[]): Promise<{ rows: Float32Array; dim: number }> {
+    if (this.settings.architecture === 'static') return staticForward(this.tokenizer, this.net, batch, this.maxTokens);
+    const inputs = this.tokenizer(batch, { padding: true, truncation: true, max_length: this.maxTokens }) as unknown as Record<string, Tensor>;
+    const out = await this.net(inputs);
+    if (this.settings.pooling === 'model') {
+      const pooled = out.sentence_embedding;
+      if (!pooled) throw new Error(`${this.settings.id} has no sentence_embedding output: choose mean, cls or last pooling`);
+      return { rows: floats(pooled), dim: pooled.dims.at(-1)! };
+    }
+    const hidden = out.last_hidden_state ?? out.token_embeddings ?? out.logits;
+    if (!hidden) throw new Error(`${this.settings.id} returned no token vectors (outputs: ${Object.keys(out).join(', ')})`);
+    const [b, seq, dim] = hidden.dims as [number, number, number];
+    return { rows: poolTokens(floats(hidden), inputs.attention_mask!.data as BigInt64Array, b, seq, dim, this.settings.pooling), dim };
   }
 
   private isTruncated(text: string): boolean {
     // Cheap pre-check: a text this short cannot exceed the limit even at 4 tokens a character.
     if (text.length * 4 + 2 <= this.maxTokens) return false;
-    return this.counter.count(text) + 2 > this.maxTokens;
+    const specials = this.settings.architecture === 'static' ? 0 : 2;
+    return this.counter.count(text) + specials > this.maxTokens;
   }
 
   async embed(texts: string[], options: EmbedOptions = {}): Promise<EmbedResult> {
-    const prefix = options.kind === 'query' ? this.queryPrefix : this.passagePrefix;
+    const prefix = options.kind === 'query' ? this.settings.queryPrefix : this.settings.passagePrefix;
     const batchSize = Math.max(1, options.batchSize ?? 16);
     const vectors = new Float32Array(texts.length * this.dim);
     const truncated: number[] = [];
@@ -91,14 +142,11 @@ export class TransformersEmbedder implements Embedder {
       if (options.signal?.aborted) throw new EmbeddingCancelled();
       const idx = order.slice(b, b + batchSize);
       const batch = idx.map((i) => prefix + texts[i]!);
-      const out = await this.pipe(batch, { pooling: 'mean', normalize: true });
-      const data = out.data as Float32Array;
+      const { rows } = await this.forward(batch);
+      // A text with no meaningful tokens pools to zero: it stays zero (similar to nothing), never NaN.
+      const data = finishVectors(rows, this.fullDim, this.dim, { layerNorm: this.settings.layerNormBeforeTruncation && this.dim < this.fullDim, normalize: this.settings.normalize });
       idx.forEach((i, row) => {
-        const v = data.subarray(row * this.dim, (row + 1) * this.dim);
-        // A text with no meaningful tokens pools to a zero vector, which normalising turns
-        // into NaN: keep it at zero (similar to nothing) so no score or projection breaks.
-        if (v.some((x) => !Number.isFinite(x))) v.fill(0);
-        vectors.set(v, i * this.dim);
+        vectors.set(data.subarray(row * this.dim, (row + 1) * this.dim), i * this.dim);
         if (this.isTruncated(batch[row]!)) truncated.push(i);
       });
       done += idx.length;
@@ -110,6 +158,14 @@ export class TransformersEmbedder implements Embedder {
   }
 
   async dispose(): Promise<void> {
-    await this.pipe.dispose();
+    await this.net.dispose();
   }
+}
+
+/** A short stable tag of custom settings (FNV-1a), so vectors made with other prefixes or pooling never mix. */
+function hashSettings(p: EmbeddingSettings): string {
+  const s = JSON.stringify([p.queryPrefix, p.passagePrefix, p.pooling, p.maxTokens, p.normalize]);
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(16).padStart(8, '0');
 }
