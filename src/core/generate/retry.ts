@@ -44,7 +44,8 @@ export function retryAfterMs(value: string | null, maxMs: number, now = Date.now
   return Math.min(maxMs, Math.max(0, Math.round(ms)));
 }
 
-function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+/** setTimeout as a promise that the signal ends at once (shared with the embedding endpoint client). */
+export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal?.aborted) return resolve();
     const timer = setTimeout(done, ms);
