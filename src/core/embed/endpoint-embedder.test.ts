@@ -128,7 +128,7 @@ describe('EndpointEmbedder against a server on 127.0.0.1', () => {
     const url = s.url;
     await s.close();
     server = null;
-    const err = await EndpointEmbedder.connect({ baseUrl: url, model: 'mock-embed' }, { ...noWait, retries: 1 }).catch((x: unknown) => x as EmbeddingEndpointError);
+    const err = (await EndpointEmbedder.connect({ baseUrl: url, model: 'mock-embed' }, { ...noWait, retries: 1 }).catch((x: unknown) => x)) as EmbeddingEndpointError;
     expect(err.kind).toBe('unreachable');
     expect(err.message).toMatch(new RegExp(`^the embedding endpoint ${url}/v1/embeddings is unreachable \\(.+\\); is the server running.*; gave up after 2 tries$`));
   });
