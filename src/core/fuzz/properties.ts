@@ -15,7 +15,7 @@ import type { Embedder } from '../embed/embedder';
 import { RetrievalEngine } from '../engine';
 import { DatasetError, type EvalSet } from '../eval/dataset';
 import { exportBundle } from '../export/bundle';
-import { BundleError, MANIFEST, parquetPath, type BundleFile, type TableName } from '../export/format';
+import { BundleError, MANIFEST, parquetPath, TABLES, type BundleFile, type TableName } from '../export/format';
 import { reordered, shuffledOrder, withFile, withManifest, withTable } from '../export/hostile-fixture';
 import { importBundle } from '../export/import';
 import { verifyBundle, type SqlDatabase } from '../export/verify';
@@ -131,6 +131,8 @@ export async function applyMutation(files: BundleFile[], m: Mutation): Promise<B
     case 'duplicateRow':
       return withTable(files, m.table, (t) => (t.rows ? reordered(t, [...Array.from({ length: t.rows }, (_, i) => i), m.row % t.rows]) : t));
     case 'key':
+      // Integer key columns only: a number in a text column is no Parquet the writer makes (the flips cover corrupt bytes).
+      if (!TABLES[m.table].some((c) => c.name === m.column && c.type === 'int')) return files;
       return withTable(files, m.table, (t) => (t.rows && t.columns[m.column] ? { ...t, columns: { ...t.columns, [m.column]: Array.from(t.columns[m.column]!, (v, i) => (i === m.row % t.rows ? m.value : v)) } } : t));
     case 'vector':
       return withTable(files, 'vectors', (t) => ({
