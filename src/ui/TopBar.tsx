@@ -1,15 +1,17 @@
 import { useCorpus, useView } from '../state/stores';
+import { storageText } from './storage-text';
 
 /** Title, what is stored where, and any notices about the URL's parameters. */
 export function TopBar() {
   const persistence = useCorpus((s) => s.status?.persistence);
+  const made = useCorpus((s) => s.status?.embedding.made);
   const notices = useView((s) => s.notices);
   return (
     <header className="topbar">
       <h1>RAG Context Lab</h1>
       <p className="privacy">
         Runs entirely in this tab: documents never leave your machine. Models are downloaded from the source you choose.
-        {persistence && (persistence.on ? ' Your corpus is kept in this browser.' : ` Persistence is off (${persistence.reason ?? 'unavailable'}): work is kept in memory only.`)}
+        {persistence && ` ${storageText(persistence, made)}`}
       </p>
       {notices.length > 0 && (
         <ul className="notices" aria-label="URL notices">

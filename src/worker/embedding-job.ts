@@ -33,6 +33,8 @@ export class EmbeddingJob {
   paused = false;
   private current: { controller: AbortController; engine: RetrievalEngine } | null = null;
   private info: { unit?: UnitKind; etaS?: number; truncated: number; error?: string; progress?: { done: number; total: number } } = { truncated: 0 };
+  /** Units embedded and documents whose semantic chunks were cut since the worker started (not restored ones). */
+  private readonly made = { units: 0, semanticDocs: 0 };
 
   constructor(private readonly events: EmbeddingJobEvents) {}
 
@@ -64,6 +66,11 @@ export class EmbeddingJob {
         while (!controller.signal.aborted && missing()) {
           for (const kind of KINDS) {
             const started = performance.now();
+            const before = { units: engine.vectorCoverage(kind).done, semantic: engine.semanticCoverage().done };
+            const counted = () => {
+              this.made.units += Math.max(0, engine.vectorCoverage(kind).done - before.units);
+              this.made.semanticDocs += Math.max(0, engine.semanticCoverage().done - before.semantic);
+            };
             const { truncated } = await engine.embedUnits(kind, {
               signal: controller.signal,
               onEmbedProgress: (p) => {
@@ -73,7 +80,7 @@ export class EmbeddingJob {
                 if (p.done > 0) this.info.etaS = Math.ceil((p.total - p.done) / perMs / 1000);
                 this.events.progress();
               },
-            });
+            }).finally(counted);
             this.info.truncated += truncated.length;
           }
         }
@@ -105,6 +112,7 @@ export class EmbeddingJob {
       running: this.running,
       paused: this.paused,
       truncated: info.truncated,
+      made: { ...this.made },
       ...(info.unit ? { unit: info.unit } : {}),
       ...(info.etaS !== undefined ? { etaS: info.etaS } : {}),
       ...(info.progress ? { progress: info.progress } : {}),

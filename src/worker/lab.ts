@@ -25,6 +25,7 @@ import { configureRuntime } from './model-env';
 import { loadEmbedder, loadReranker } from './model-loader';
 import { Persistence, type SavedVectors } from './persistence';
 import { QuestionBook } from './question-set';
+import { VectorKeeper } from './vector-keeper';
 import { labError, LOAD_REFUSED, type AddResult, type LoadRefusal, type EvalSetSummary, type InitOptions, type InputFileMessage, type LabApi, type ModelChoice, type ModelStatus, type WorkerStatus } from './protocol';
 import { searchColumns } from './search-columns';
 import { questionPassages } from './question-passages';
@@ -38,10 +39,14 @@ type Result<M extends keyof LabApi> = Promise<LabApi[M]['result']>;
 export class Lab {
   private options!: InitOptions;
   private readonly job = new EmbeddingJob({
-    progress: () => this.scheduleStatus(),
+    progress: () => {
+      this.scheduleStatus();
+      this.keeper.schedule(() => this.session.engine);
+    },
+    // Stored first, then said: a write that fails changes the status this posts.
     finished: async () => {
+      await this.keeper.save(this.session.engine, true);
       this.postStatus(this.status());
-      await this.persistVectors();
     },
   });
   private readonly session = new CorpusSession(this.job);
@@ -55,9 +60,11 @@ export class Lab {
   /** The set the last run measured (the imported one, or the question set's chosen part): replays use it. */
   private ranSet: EvalSet | null = null;
   private readonly persistence = new Persistence();
+  /** Vectors and semantic chunks stored per document as they are made (vector-keeper.ts); a refused write is said at once. */
+  private readonly keeper = new VectorKeeper(this.persistence, () => this.postStatus(this.status()));
   /** The corpus's question set, stored with it (question-set.ts; its RPC methods are routed to it in lab-handlers.ts). */
   readonly questions = new QuestionBook(() => this.session.docs, (set) => this.persistence.saveQuestions(set));
-  /** Vectors restored from storage, waiting for the model they were made with. */
+  /** Whole vector sets stored by an older version, waiting for the model they were made with. */
   private savedVectors: SavedVectors[] = [];
   private restored = false;
   /** A bundle whose import was still being stored when the page closed (from storage, said once). */
@@ -88,6 +95,7 @@ export class Lab {
         this.unfinishedImport = saved.unfinishedImport;
         if (saved.docs.length) {
           this.savedVectors = saved.vectors;
+          this.keeper.load(saved.docVectors, saved.semantic);
           await this.session.restore(saved.docs, saved.corpus.structure, saved.splits, saved.lexical);
           this.restored = true;
         }
@@ -172,21 +180,24 @@ export class Lab {
 
   async removeDocument(docId: string): Result<'removeDocument'> {
     await this.session.removeDocument(docId);
+    // Its stored vectors go with it (saveCorpus); the other documents' stay as they are.
+    await this.keeper.forget([docId], false);
     await this.afterCorpusChange();
-    await this.persistVectors();
     return this.status();
   }
 
   async setDocumentContext(docId: string, context: DocumentContext | null): Result<'setDocumentContext'> {
     if (!(await this.session.setDocumentContext(docId, context))) return this.status();
+    // New headers: the document's stored vectors no longer hold.
+    await this.keeper.forget([docId], true);
     await this.afterCorpusChange();
-    await this.persistVectors();
     return this.status();
   }
 
   async clear(): Result<'clear'> {
     await this.session.reset();
     this.savedVectors = [];
+    this.keeper.reset();
     this.unfinishedImport = null;
     await this.persistence.clear();
     // The question set is kept: its questions say their documents are missing.
@@ -230,18 +241,6 @@ export class Lab {
     this.postStatus(this.status());
   }
 
-  private async persistVectors(): Promise<void> {
-    await this.persistence.saveVectors(this.vectorsToKeep());
-  }
-
-  private vectorsToKeep(): SavedVectors[] {
-    const sets = this.session.engine.snapshotVectors('all');
-    const model = this.session.embedder?.model ?? '';
-    // Keep saved sets of another model too, in case the user switches back.
-    const others = this.savedVectors.filter((s) => !sets.some((x) => x.key === s.key) && !s.key.endsWith(`|${model}`));
-    return [...sets, ...others];
-  }
-
   // ---- models ---------------------------------------------------------------------
 
   async loadEmbedder(choice: ModelChoice | null, ctx: Ctx<'loadEmbedder'>): Result<'loadEmbedder'> {
@@ -253,6 +252,9 @@ export class Lab {
     const loaded = await loadEmbedder(choice, this.options.modelsUrl, ctx.progress);
     this.embedderStatus = loaded.status;
     await this.session.setEmbedder(loaded.model, this.savedVectors);
+    // Vectors of other models stay stored, in case the user switches back.
+    await this.keeper.restoreInto(this.session.engine);
+    void this.keeper.save(this.session.engine, false);
     this.job.start(this.session.engine);
     this.postStatus(this.status());
     return this.embedderStatus;
@@ -340,11 +342,11 @@ export class Lab {
     // The embedding job starts only for vectors the bundle lacks (when it ends it stores them all again).
     const tPack = performance.now();
     const splits = this.session.splitsForStorage();
-    const vectors = this.vectorsToKeep();
+    const { vectors, semantic } = this.keeper.pending(this.session.engine, true);
     // The BM25 indexes taken from the bundle's postings are kept as postings: a reload need not analyse the text.
     const lexical = this.session.lexicalForStorage(r.lexicalKinds);
     const tSave = performance.now();
-    await this.persistence.saveImport(this.savedCorpus(), this.session.docs, splits, vectors, lexical);
+    if (await this.persistence.saveImport(this.savedCorpus(), this.session.docs, splits, vectors, lexical, semantic)) this.keeper.written(vectors, semantic);
     await this.questions.corpusChanged();
     const storeParts = { adopt: tMark - tStore, mark: tPack - tMark, pack: tSave - tPack, save: performance.now() - tSave };
     const engine = this.session.engine;
@@ -428,7 +430,7 @@ export class Lab {
       reranker: this.rerankerStatus,
       embedding: this.job.status(this.session.engine),
       structure: this.session.structure,
-      persistence: { on: this.persistence.on, ...(this.persistence.reason ? { reason: this.persistence.reason } : {}) },
+      persistence: { on: this.persistence.on, ...(this.persistence.reason ? { reason: this.persistence.reason } : {}), ...(this.keeper.restored ? { restored: this.keeper.restored } : {}) },
       indexBackend: this.session.indexBackend,
       restored: this.restored,
       ...(this.unfinishedImport ? { unfinishedImport: this.unfinishedImport } : {}),

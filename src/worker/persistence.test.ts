@@ -6,6 +6,7 @@ import { structureParams } from '../core/retrieve/params';
 import { openDB } from 'idb';
 import { Persistence } from './persistence';
 import type { SavedSplit } from './saved-split';
+import type { DocVectors } from './saved-vectors';
 
 const g = globalThis as { indexedDB?: unknown };
 const original = g.indexedDB;
@@ -15,6 +16,7 @@ afterEach(() => {
 
 const doc = documentFromText('Kept across reloads.', 'kept.txt');
 const corpus = { docIds: [doc.id], structure: structureParams(), model: null };
+const rec = (d: string, key: string, data: number[] | Float32Array, dim = 2): DocVectors => ({ doc: d, key, dim, units: data.length / dim, tree: 't', data: Float32Array.from(data) });
 
 describe('persistence (IndexedDB in the worker)', () => {
   it('keeps documents, vectors and parameters, and gives them back', async () => {
@@ -23,13 +25,14 @@ describe('persistence (IndexedDB in the worker)', () => {
     await p.open();
     expect(p.on).toBe(true);
     await p.saveCorpus(corpus, [doc]);
-    await p.saveVectors([{ key: 'sentence|none|m', dim: 2, data: new Float32Array([1, 0]) }]);
+    expect(await p.saveDocVectors([rec(doc.id, 'sentence|none|m', [1, 0])], [{ doc: doc.id, tree: 's', runs: new Int32Array([0, 1]) }])).toBe(true);
     await p.saveParams('q=hello');
     const again = new Persistence();
     await again.open();
     const loaded = (await again.load())!;
     expect(loaded.docs.map((d) => d.id)).toEqual([doc.id]);
-    expect(Array.from(loaded.vectors[0]!.data)).toEqual([1, 0]);
+    expect(loaded.docVectors.map((r) => [r.doc, r.key, r.units, Array.from(r.data)])).toEqual([[doc.id, 'sentence|none|m', 1, [1, 0]]]);
+    expect(loaded.semantic.map((r) => [r.doc, Array.from(r.runs)])).toEqual([[doc.id, [0, 1]]]);
     expect(loaded.params).toBe('q=hello');
   });
 
@@ -109,7 +112,7 @@ describe('persistence (IndexedDB in the worker)', () => {
     const p = new Persistence();
     await p.open();
     await p.saveCorpus(corpus, [doc]);
-    await p.saveVectors([{ key: 'sentence|none|m', dim: 2, data: new Float32Array([1, 0]) }]);
+    await p.saveDocVectors([rec(doc.id, 'sentence|none|m', [1, 0])], []);
     // The page closes after the mark, before saveImport commits.
     await p.markImport('big.zip');
     const after = new Persistence();
@@ -117,19 +120,19 @@ describe('persistence (IndexedDB in the worker)', () => {
     const loaded = (await after.load())!;
     expect(loaded.unfinishedImport).toBe('big.zip');
     expect(loaded.docs.map((d) => d.id)).toEqual([doc.id]);
-    expect(Array.from(loaded.vectors[0]!.data)).toEqual([1, 0]);
+    expect(Array.from(loaded.docVectors[0]!.data)).toEqual([1, 0]);
     expect((await after.load())!.unfinishedImport).toBeNull();
 
     // An import that completes: documents, splits and vectors in one transaction, and no mark left.
     const imported = documentFromText('Imported from a bundle.', 'bundle-doc.txt');
     await after.markImport('small.zip');
     const split: SavedSplit = { key: 'k', sentences: new Int32Array([0, -1, 0, 23, 4, -1, 0]), chunks: new Int32Array(0) };
-    await after.saveImport({ ...corpus, docIds: [doc.id, imported.id] }, [doc, imported], new Map([[imported.id, split]]), [{ key: 'sentence|none|m', dim: 2, data: new Float32Array([1, 0, 0, 1]) }]);
+    await after.saveImport({ ...corpus, docIds: [doc.id, imported.id] }, [doc, imported], new Map([[imported.id, split]]), [rec(doc.id, 'sentence|none|m', [1, 0]), rec(imported.id, 'sentence|none|m', [0, 1])]);
     const done = (await after.load())!;
     expect(done.unfinishedImport).toBeNull();
     expect(done.docs.map((d) => d.id)).toEqual([doc.id, imported.id]);
     expect([...done.splits.keys()]).toEqual([imported.id]);
-    expect(Array.from(done.vectors[0]!.data)).toEqual([1, 0, 0, 1]);
+    expect(done.docVectors.map((r) => [r.doc, Array.from(r.data)]).sort()).toEqual([[doc.id, [1, 0]], [imported.id, [0, 1]]].sort());
   });
 
   it('stores a vector set over 32 MB in parts (Chromium refuses a value over 127 MiB) and joins them again', async () => {
@@ -140,16 +143,55 @@ describe('persistence (IndexedDB in the worker)', () => {
     const big = new Float32Array(20 << 20);
     for (let i = 0; i < big.length; i += 4099) big[i] = i;
     await p.saveCorpus(corpus, [doc]);
-    await p.saveVectors([
-      { key: 'sentence|none|m', dim: 4, data: big },
-      { key: 'leaf|none|m', dim: 4, data: new Float32Array([1, 2, 3, 4]) },
-    ]);
-    const records = await (await openDB('rag-context-lab')).getAllKeys('vectors');
-    expect(records.sort()).toEqual(['leaf|none|m', 'sentence|none|m', 'sentence|none|m#1', 'sentence|none|m#2']);
-    const back = (await p.load())!.vectors;
+    await p.saveDocVectors([rec(doc.id, 'sentence|none|m', big, 4), rec(doc.id, 'leaf|none|m', [1, 2, 3, 4], 4)], []);
+    const records = await (await openDB('rag-context-lab')).getAllKeys('docVectors');
+    expect(records.map((k) => (k as unknown[]).slice(1).join('#')).sort()).toEqual(['leaf|none|m#0', 'sentence|none|m#0', 'sentence|none|m#1', 'sentence|none|m#2']);
+    const back = (await p.load())!.docVectors;
     expect(back.map((v) => v.key).sort()).toEqual(['leaf|none|m', 'sentence|none|m']);
     const sentence = back.find((v) => v.key === 'sentence|none|m')!;
     expect(sentence.data.length).toBe(big.length);
     expect(Buffer.from(sentence.data.buffer, sentence.data.byteOffset, sentence.data.byteLength).equals(Buffer.from(big.buffer))).toBe(true);
+  });
+
+  it('vectors are kept per document: removing a document removes only its records, a smaller record replaces all parts of a bigger one', async () => {
+    g.indexedDB = new IDBFactory();
+    const p = new Persistence();
+    await p.open();
+    const other = documentFromText('Another one.', 'other.txt');
+    await p.saveCorpus({ ...corpus, docIds: [doc.id, other.id] }, [doc, other]);
+    await p.saveDocVectors([rec(doc.id, 'sentence|none|m', new Float32Array(9 << 20), 2), rec(other.id, 'sentence|none|m', [0, 1])], [{ doc: other.id, tree: 's', runs: new Int32Array([0, 1]) }]);
+    // Adding a document (a new list) keeps every stored vector.
+    const third = documentFromText('A third.', 'third.txt');
+    await p.saveCorpus({ ...corpus, docIds: [doc.id, other.id, third.id] }, [doc, other, third]);
+    expect((await p.load())!.docVectors.map((r) => r.doc).sort()).toEqual([doc.id, other.id].sort());
+    // The first document's record shrinks from two parts to one: no part of the old one is left.
+    await p.saveDocVectors([rec(doc.id, 'sentence|none|m', [5, 6])], []);
+    const keys = await (await openDB('rag-context-lab')).getAllKeys('docVectors');
+    expect(keys.filter((k) => (k as string[])[0] === doc.id).length).toBe(1);
+    // Removing the other document removes its vectors and semantic chunks, and nothing else.
+    await p.saveCorpus({ ...corpus, docIds: [doc.id, third.id] }, [doc, third]);
+    const loaded = (await p.load())!;
+    expect(loaded.docVectors.map((r) => [r.doc, Array.from(r.data)])).toEqual([[doc.id, [5, 6]]]);
+    expect(loaded.semantic).toEqual([]);
+  });
+
+  it('a refused vector write turns persistence off and says what was not stored', async () => {
+    g.indexedDB = new IDBFactory();
+    const p = new Persistence();
+    await p.open();
+    await p.saveCorpus(corpus, [doc]);
+    const put = IDBObjectStore.prototype.put;
+    IDBObjectStore.prototype.put = () => {
+      throw new DOMException('quota', 'QuotaExceededError');
+    };
+    let ok: boolean;
+    try {
+      ok = await p.saveDocVectors([rec(doc.id, 'sentence|none|m', [1, 0])], [], 'the vectors of kept.txt');
+    } finally {
+      IDBObjectStore.prototype.put = put;
+    }
+    expect(ok).toBe(false);
+    expect(p.on).toBe(false);
+    expect(p.reason).toBe('the browser storage quota is full; the vectors of kept.txt could not be stored');
   });
 });

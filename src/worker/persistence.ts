@@ -4,6 +4,7 @@ import type { QuestionSet } from '../core/questions/types';
 import type { Document } from '../core/types';
 import type { SavedLexical } from './saved-lexical';
 import type { SavedSplit } from './saved-split';
+import type { DocSemantic, DocVectors } from './saved-vectors';
 
 /** What is kept across reloads: the documents in order, their structure and every vector set. */
 export interface SavedCorpus {
@@ -34,16 +35,6 @@ interface VectorPart extends SavedVectors {
   parts?: number;
 }
 
-/** A vector set as the records it is stored in, with their store keys. */
-function vectorParts(set: SavedVectors): [string, VectorPart][] {
-  const parts = Math.max(1, Math.ceil(set.data.length / PART_FLOATS));
-  return Array.from({ length: parts }, (_, i) => {
-    // A copy, not a view: a view is cloned with its whole buffer.
-    const data = parts === 1 ? set.data : set.data.slice(i * PART_FLOATS, Math.min(set.data.length, (i + 1) * PART_FLOATS));
-    return i === 0 ? [set.key, { key: set.key, dim: set.dim, data, parts }] : [`${set.key}#${i}`, { key: set.key, dim: set.dim, data, part: i }];
-  });
-}
-
 /** The vector sets stored as parts, joined again; a set missing a part is left out. */
 function joinVectorParts(records: VectorPart[]): SavedVectors[] {
   const out: SavedVectors[] = [];
@@ -67,14 +58,59 @@ function joinVectorParts(records: VectorPart[]): SavedVectors[] {
   return out;
 }
 
+/** A document's vector record as stored: its first part (with the number of parts), or a later one. */
+interface DocVectorPart extends DocVectors {
+  part?: number;
+  parts?: number;
+}
+
+/** A document's vectors as the records they are stored in, keyed [doc, set key, part]. */
+function docVectorParts(r: DocVectors): [[string, string, number], DocVectorPart][] {
+  const parts = Math.max(1, Math.ceil(r.data.length / PART_FLOATS));
+  return Array.from({ length: parts }, (_, i) => {
+    const data = parts === 1 ? r.data : r.data.slice(i * PART_FLOATS, Math.min(r.data.length, (i + 1) * PART_FLOATS));
+    return [[r.doc, r.key, i], i === 0 ? { ...r, data, parts } : { ...r, data, part: i }];
+  });
+}
+
+/** Documents' vector records joined from their parts; a record missing a part is left out. */
+function joinDocVectorParts(records: DocVectorPart[]): DocVectors[] {
+  const byRecord = new Map<string, DocVectorPart[]>();
+  for (const r of records) {
+    const id = `${r.doc}\u0000${r.key}`;
+    const list = byRecord.get(id);
+    if (list) list.push(r);
+    else byRecord.set(id, [r]);
+  }
+  const out: DocVectors[] = [];
+  for (const list of byRecord.values()) {
+    const first = list.find((r) => r.part === undefined);
+    if (!first) continue;
+    const { part: _p, parts = 1, ...record } = first;
+    if (parts === 1) {
+      out.push(record);
+      continue;
+    }
+    const rest = list.filter((r) => r.part !== undefined).sort((a, b) => a.part! - b.part!);
+    if (rest.length !== parts - 1 || rest.some((r, i) => r.part !== i + 1)) continue;
+    out.push({ ...record, data: joinVectorParts([{ key: '', dim: first.dim, data: first.data, parts }, ...rest.map((r) => ({ key: '', dim: r.dim, data: r.data, part: r.part! }))])[0]!.data });
+  }
+  return out;
+}
+
+/** Every record of a document in 'docVectors' (array keys sort after strings and numbers). */
+const docRange = (doc: string) => IDBKeyRange.bound([doc], [doc, []]);
+
 /** A request queued in a transaction: its failure is the transaction's (awaited as tx.done), not an unhandled rejection. */
 const quiet = (p: Promise<unknown>) => void p.catch(() => undefined);
 /**
  * 2: documents' splits ('splits'), BM25 postings of an imported corpus ('lexical'), and the
  * bundle import in progress ('meta' 'importing'). Version 1 databases open as they are and
  * restore by splitting and indexing again.
+ * 3: vectors per document ('docVectors', saved-vectors.ts) and semantic chunks per document
+ * ('semantic'). Whole sets in 'vectors' (version 2) are still read once, until the corpus changes.
  */
-const DB_VERSION = 2;
+const DB_VERSION = 3;
 
 /** What load() gives back. */
 export interface Saved {
@@ -84,7 +120,11 @@ export interface Saved {
   splits: Map<string, SavedSplit>;
   /** BM25 indexes as postings, per unit kind (kept from an import until the corpus changes). */
   lexical: SavedLexical[];
+  /** Whole vector sets stored by version 2 (read once; the corpus's next change drops them). */
   vectors: SavedVectors[];
+  /** Vectors per document and set, and semantic chunks per document (version 3). */
+  docVectors: DocVectors[];
+  semantic: DocSemantic[];
   params: unknown;
   /** The file name of a bundle whose import was still being stored when the page closed (reported once). */
   unfinishedImport: string | null;
@@ -118,6 +158,10 @@ export class Persistence {
             db.createObjectStore('splits');
             db.createObjectStore('lexical');
           }
+          if (oldVersion < 3) {
+            db.createObjectStore('docVectors');
+            db.createObjectStore('semantic');
+          }
         },
       });
     } catch (e) {
@@ -125,26 +169,30 @@ export class Persistence {
     }
   }
 
-  private fail(e: unknown): void {
+  /** `what`: what the failed write would have kept, said with the reason. */
+  private fail(e: unknown, what?: string): void {
     const name = (e as { name?: string })?.name;
-    this.reason = name === 'QuotaExceededError' ? 'the browser storage quota is full' : `storage is unavailable (${(e as Error)?.message ?? e})`;
+    const why = name === 'QuotaExceededError' ? 'the browser storage quota is full' : `storage is unavailable (${(e as Error)?.message ?? e})`;
+    this.reason = what ? `${why}; ${what} could not be stored` : why;
     this.db = null;
   }
 
-  /** Runs a write; a failure switches persistence off instead of breaking the app. */
-  private async write(fn: (db: IDBPDatabase) => Promise<unknown>): Promise<void> {
-    if (!this.db) return;
+  /** Runs a write; a failure switches persistence off instead of breaking the app. False when it was not stored. */
+  private async write(fn: (db: IDBPDatabase) => Promise<unknown>, what?: string): Promise<boolean> {
+    if (!this.db) return false;
     try {
       await fn(this.db);
+      return true;
     } catch (e) {
-      this.fail(e);
+      this.fail(e, what);
+      return false;
     }
   }
 
   async load(): Promise<Saved | null> {
     if (!this.db) return null;
     try {
-      const tx = this.db.transaction(['docs', 'splits', 'lexical', 'vectors', 'meta'], 'readwrite');
+      const tx = this.db.transaction(['docs', 'splits', 'lexical', 'vectors', 'docVectors', 'semantic', 'meta'], 'readwrite');
       const meta = tx.objectStore('meta');
       const [corpus, params, importing, storedQuestions] = (await Promise.all([meta.get('corpus'), meta.get('params'), meta.get('importing'), meta.get('questions')])) as [SavedCorpus | undefined, unknown, { file?: unknown } | undefined, QuestionSet | undefined];
       const questions = storedQuestions ?? null;
@@ -153,14 +201,16 @@ export class Persistence {
       if (importing) await meta.delete('importing');
       if (!corpus) {
         await tx.done;
-        return params || unfinishedImport || questions ? { corpus: { docIds: [], structure: undefined as never, model: null }, docs: [], splits: new Map(), lexical: [], vectors: [], params, unfinishedImport, questions } : null;
+        return params || unfinishedImport || questions ? { corpus: { docIds: [], structure: undefined as never, model: null }, docs: [], splits: new Map(), lexical: [], vectors: [], docVectors: [], semantic: [], params, unfinishedImport, questions } : null;
       }
       // All requests at once: IndexedDB answers them in order without a round trip each.
-      const [found, stored, lexical, vectors] = await Promise.all([
+      const [found, stored, lexical, vectors, docVectors, semantic] = await Promise.all([
         Promise.all(corpus.docIds.map((id) => tx.objectStore('docs').get(id) as Promise<Document | undefined>)),
         Promise.all(corpus.docIds.map((id) => tx.objectStore('splits').get(id) as Promise<SavedSplit | undefined>)),
         tx.objectStore('lexical').getAll() as Promise<SavedLexical[]>,
         tx.objectStore('vectors').getAll().then((records) => joinVectorParts(records as VectorPart[])),
+        tx.objectStore('docVectors').getAll().then((records) => joinDocVectorParts(records as DocVectorPart[])),
+        tx.objectStore('semantic').getAll() as Promise<DocSemantic[]>,
       ]);
       await tx.done;
       const docs: Document[] = [];
@@ -171,18 +221,19 @@ export class Persistence {
         const s = stored[i];
         if (s) splits.set(d.id, s);
       });
-      return { corpus, docs, splits, lexical, vectors, params, unfinishedImport, questions };
+      return { corpus, docs, splits, lexical, vectors, docVectors, semantic, params, unfinishedImport, questions };
     } catch (e) {
       this.fail(e);
       return null;
     }
   }
 
+  /** The document list; the vectors and semantic chunks of documents no longer in it go with them, the others' stay. */
   async saveCorpus(corpus: SavedCorpus, docs: Document[], splits?: ReadonlyMap<string, SavedSplit>): Promise<void> {
     await this.write(async (db) => {
-      const tx = db.transaction(['docs', 'splits', 'lexical', 'meta', 'vectors'], 'readwrite');
+      const tx = db.transaction(['docs', 'splits', 'lexical', 'meta', 'vectors', 'docVectors', 'semantic'], 'readwrite');
       this.putCorpus(tx, corpus, docs, splits);
-      // Unit ids change with the document list: old vector sets are written again by saveVectors.
+      // Whole sets of version 2 name unit ids, which a new document list changes.
       quiet(tx.objectStore('vectors').clear());
       await tx.done;
     });
@@ -191,11 +242,15 @@ export class Persistence {
   /** The documents, their splits and the corpus record, in a transaction (requests queued, not awaited one by one). */
   private putCorpus(tx: IDBPTransaction<unknown, string[], 'readwrite'>, corpus: SavedCorpus, docs: Document[], splits?: ReadonlyMap<string, SavedSplit>): void {
     const keep = new Set(corpus.docIds);
-    for (const name of ['docs', 'splits'] as const) {
+    for (const name of ['docs', 'splits', 'semantic'] as const) {
       const store = tx.objectStore(name);
       quiet(
         store.getAllKeys().then((keys) => {
-          for (const key of keys) if (!keep.has(String(key))) quiet(store.delete(key));
+          for (const key of keys) {
+            if (keep.has(String(key))) continue;
+            quiet(store.delete(key));
+            if (name === 'docs') quiet(tx.objectStore('docVectors').delete(docRange(String(key))));
+          }
         }),
       );
     }
@@ -237,24 +292,46 @@ export class Persistence {
    * vector set, and the import's mark removed. It commits whole or not at all, so a page
    * closed meanwhile leaves the corpus stored before the import as it was.
    */
-  async saveImport(corpus: SavedCorpus, docs: Document[], splits: ReadonlyMap<string, SavedSplit>, vectors: SavedVectors[], lexical: readonly SavedLexical[] = []): Promise<void> {
-    await this.write(async (db) => {
-      const tx = db.transaction(['docs', 'splits', 'lexical', 'meta', 'vectors'], 'readwrite');
+  async saveImport(corpus: SavedCorpus, docs: Document[], splits: ReadonlyMap<string, SavedSplit>, vectors: readonly DocVectors[], lexical: readonly SavedLexical[] = [], semantic: readonly DocSemantic[] = []): Promise<boolean> {
+    return this.write(async (db) => {
+      const tx = db.transaction(['docs', 'splits', 'lexical', 'meta', 'vectors', 'docVectors', 'semantic'], 'readwrite');
       this.putCorpus(tx, corpus, docs, splits);
       for (const l of lexical) quiet(tx.objectStore('lexical').put(l, l.kind));
-      const v = tx.objectStore('vectors');
-      quiet(v.clear());
-      for (const set of vectors) for (const [key, part] of vectorParts(set)) quiet(v.put(part, key));
+      quiet(tx.objectStore('vectors').clear());
+      this.putDocVectors(tx, vectors, semantic);
       quiet(tx.objectStore('meta').delete('importing'));
       await tx.done;
-    });
+    }, 'the imported bundle');
   }
 
-  async saveVectors(sets: SavedVectors[]): Promise<void> {
+  /** Documents' vectors and semantic chunks as they are made, each record replacing the document's earlier one. False when they could not be stored. */
+  async saveDocVectors(vectors: readonly DocVectors[], semantic: readonly DocSemantic[], what = 'the vectors made since the last save'): Promise<boolean> {
+    if (!vectors.length && !semantic.length) return this.on;
+    return this.write(async (db) => {
+      const tx = db.transaction(['docVectors', 'semantic'], 'readwrite');
+      this.putDocVectors(tx, vectors, semantic);
+      await tx.done;
+    }, what);
+  }
+
+  private putDocVectors(tx: IDBPTransaction<unknown, string[], 'readwrite'>, vectors: readonly DocVectors[], semantic: readonly DocSemantic[]): void {
+    const store = tx.objectStore('docVectors');
+    for (const r of vectors) {
+      // An earlier record may have had more parts.
+      quiet(store.delete(IDBKeyRange.bound([r.doc, r.key, 0], [r.doc, r.key, Infinity])));
+      for (const [key, part] of docVectorParts(r)) quiet(store.put(part, key));
+    }
+    for (const s of semantic) quiet(tx.objectStore('semantic').put(s, s.doc));
+  }
+
+  /** A document's vectors and semantic chunks no longer hold (its text for the model changed). */
+  async forgetVectors(docIds: readonly string[]): Promise<void> {
     await this.write(async (db) => {
-      const tx = db.transaction('vectors', 'readwrite');
-      quiet(tx.store.clear());
-      for (const s of sets) for (const [key, part] of vectorParts(s)) quiet(tx.store.put(part, key));
+      const tx = db.transaction(['docVectors', 'semantic'], 'readwrite');
+      for (const doc of docIds) {
+        quiet(tx.objectStore('docVectors').delete(docRange(doc)));
+        quiet(tx.objectStore('semantic').delete(doc));
+      }
       await tx.done;
     });
   }
@@ -270,8 +347,8 @@ export class Persistence {
 
   async clear(): Promise<void> {
     await this.write(async (db) => {
-      const tx = db.transaction(['docs', 'splits', 'lexical', 'meta', 'vectors'], 'readwrite');
-      await Promise.all([tx.objectStore('docs').clear(), tx.objectStore('splits').clear(), tx.objectStore('lexical').clear(), tx.objectStore('vectors').clear(), tx.objectStore('meta').delete('corpus'), tx.objectStore('meta').delete('importing')]);
+      const tx = db.transaction(['docs', 'splits', 'lexical', 'meta', 'vectors', 'docVectors', 'semantic'], 'readwrite');
+      await Promise.all([tx.objectStore('docs').clear(), tx.objectStore('splits').clear(), tx.objectStore('lexical').clear(), tx.objectStore('vectors').clear(), tx.objectStore('docVectors').clear(), tx.objectStore('semantic').clear(), tx.objectStore('meta').delete('corpus'), tx.objectStore('meta').delete('importing')]);
       await tx.done;
     });
   }

@@ -123,6 +123,8 @@ export interface EmbeddingStatus {
   progress?: { done: number; total: number };
   /** Texts cut at the model's limit so far (only their beginning is embedded). */
   truncated: number;
+  /** Units embedded and documents whose semantic chunks were cut by this worker since it started (vectors restored from storage are not counted). */
+  made: { units: number; semanticDocs: number };
   error?: string;
 }
 
@@ -132,7 +134,8 @@ export interface WorkerStatus {
   reranker: ModelStatus;
   embedding: EmbeddingStatus;
   structure: StructureParams;
-  persistence: { on: boolean; reason?: string };
+  /** `restored`: what the last model load took from storage (vectors, documents' semantic chunks). */
+  persistence: { on: boolean; reason?: string; restored?: { vectors: number; semanticDocs: number; toEmbed: number; toCut: number } };
   restored: boolean;
   /** The file name of a bundle whose import was still being stored when the page closed: nothing of it was kept. */
   unfinishedImport?: string;

@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest';
+import { storageText } from './storage-text';
+
+describe('what the banner says about storage', () => {
+  it('kept, or off with the reason and what could not be stored', () => {
+    expect(storageText({ on: true })).toBe('Your corpus is kept in this browser.');
+    expect(storageText({ on: false, reason: 'the browser storage quota is full; the vectors of a.md could not be stored' })).toBe(
+      'Persistence is off (the browser storage quota is full; the vectors of a.md could not be stored): work is kept in memory only.',
+    );
+  });
+
+  it('after a reload: what came back, what is made again, and what this tab embedded since', () => {
+    expect(storageText({ on: true, restored: { vectors: 8826, semanticDocs: 8, toEmbed: 120, toCut: 1 } }, { units: 37, semanticDocs: 1 })).toBe(
+      'Your corpus is kept in this browser. Restored: 8,826 vectors and the semantic chunks of 8 documents; left to make: 120 units, semantic chunks of 1 document. Embedded since: 37 units; semantic chunks cut for 1 document.',
+    );
+    expect(storageText({ on: true, restored: { vectors: 0, semanticDocs: 0, toEmbed: 0, toCut: 0 } })).toBe('Your corpus is kept in this browser. Restored: 0 vectors; nothing to embed again.');
+  });
+});
