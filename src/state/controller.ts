@@ -13,6 +13,7 @@ import { fusionVariants, useGeneration } from './generation';
 import { useBundle } from './bundle-store';
 import { bundleImportText, columnNoticeText, errorText, fileProblemText, fusionStateText } from './messages';
 import { chosenColumns } from './columns';
+import { columnDependencies } from './column-refresh';
 import { tabMemory } from './tab-memory';
 import { useCorpus, useEval, useModels, useResults, useView } from './stores';
 import { decodeView, encodeView, normaliseColumns, shownColumnIds, type ViewState } from './url-state';
@@ -23,7 +24,8 @@ let indexing: Pending<unknown> | null = null;
 /** The bundle import under way (cancellable until its corpus is in place). */
 let bundleImport: Pending<unknown> | null = null;
 let searchSeq = 0;
-let lastCoverage = -1;
+/** What the shown columns depended on at the last status (column-refresh.ts). */
+let lastDependencies = '';
 let researchTimer: ReturnType<typeof setTimeout> | null = null;
 let saveTimer: ReturnType<typeof setTimeout> | null = null;
 
@@ -62,10 +64,12 @@ async function connect(fresh = false, faults = false): Promise<{ status: WorkerS
     const prev = useCorpus.getState().status;
     const status = prev ? { ...next, docs: keepUnchanged(prev.docs, next.docs) } : next;
     useCorpus.setState({ status });
-    // New vectors arrived: refresh the columns, at most once a second.
-    const covered = status.embedding.coverage.sentence.done + status.embedding.coverage.leaf.done + status.embedding.coverage.chunk.done;
-    if (covered !== lastCoverage) {
-      lastCoverage = covered;
+    // Anything a shown column depends on arrived (any kind's vectors, semantic chunks, an
+    // imported set): its search runs again, at most once a second, so its notes are current.
+    const view = useView.getState().view;
+    const dependencies = columnDependencies(status, chosenColumns(view.retrieval.retriever, view.columns));
+    if (dependencies !== lastDependencies) {
+      lastDependencies = dependencies;
       scheduleResearch(1000);
     }
   });

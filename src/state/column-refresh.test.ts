@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { UNIT_KINDS, type UnitKind } from '../core/retrieve/params';
+import type { ColumnSpec, WorkerStatus } from '../worker/protocol';
+import { columnDependencies } from './column-refresh';
+
+const status = (coverage: Partial<Record<UnitKind, [number, number]>>, docs = 2) =>
+  ({
+    docs: Array.from({ length: docs }),
+    embedding: { coverage: Object.fromEntries(UNIT_KINDS.map((k) => [k, { done: coverage[k]?.[0] ?? 0, total: coverage[k]?.[1] ?? 0 }])) },
+  }) as unknown as Pick<WorkerStatus, 'docs' | 'embedding'>;
+const col = (strategy: ColumnSpec['strategy'], retriever: ColumnSpec['retriever'] = 'vector'): ColumnSpec => ({ id: strategy, label: strategy, strategy, retriever, rerank: false });
+
+describe('which status changes make the shown columns search again', () => {
+  it('each column depends on its strategy\'s unit kind, from the registry', () => {
+    expect(columnDependencies(status({ sentence: [3, 10], semantic: [1, 4] }), [col('semantic'), col('sentence')])).toBe('docs:2 semantic:1/4 sentence:3/10');
+    expect(columnDependencies(status({ packed: [5, 6] }), [col('packed')])).toBe('docs:2 packed:5/6');
+  });
+
+  it('semantic vectors arriving change a semantic column\'s dependencies, not a sentence column\'s', () => {
+    const before = status({ sentence: [10, 10], semantic: [0, 4] });
+    const after = status({ sentence: [10, 10], semantic: [4, 4] });
+    expect(columnDependencies(after, [col('semantic')])).not.toBe(columnDependencies(before, [col('semantic')]));
+    expect(columnDependencies(after, [col('sentence')])).toBe(columnDependencies(before, [col('sentence')]));
+  });
+
+  it('a BM25 column depends on how many units there are (semantic chunks being cut), not on vectors', () => {
+    expect(columnDependencies(status({ semantic: [2, 4] }), [col('semantic', 'bm25')])).toBe('docs:2 semantic:4');
+    expect(columnDependencies(status({ semantic: [2, 4] }, 3), [col('semantic', 'bm25')])).toBe('docs:3 semantic:4');
+  });
+});
