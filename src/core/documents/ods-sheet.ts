@@ -1,5 +1,5 @@
 import { Parser } from 'htmlparser2';
-import type { Sheet } from './sheets';
+import type { Sheet } from './table-rows';
 
 /** Elements inside a cell whose text is not the cell's value (comments). */
 const SKIP = new Set(['office:annotation']);

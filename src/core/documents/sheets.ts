@@ -3,14 +3,11 @@ import { LoaderError, type DocumentBuilder } from './builder';
 import type { OfficeInfo } from './docx';
 import { odfMeta, openOdf } from './odf';
 import { odsSheets } from './ods-sheet';
-import { tableSentences } from './table-rows';
+import { tableSentences, type Sheet } from './table-rows';
 import { worksheetRows } from './xlsx-sheet';
 import { ZipArchive, childElements, coreProperties, findAll, findFirst, relationships, textOf } from './zip-xml';
 
-export interface Sheet {
-  name: string;
-  rows: string[][];
-}
+export type { Sheet } from './table-rows';
 
 /**
  * One section per sheet (titled by its name; a lone CSV sheet has none), each row one

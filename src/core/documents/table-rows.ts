@@ -3,6 +3,12 @@ import { collapseSpaces } from './builder';
 /** A value that reads as a number, a percentage, a currency amount or a date: never a column header. */
 const NUMERIC = /^[-+(]?[$€£¥]?\s?\d[\d\s.,:/'-]*%?\)?$/;
 
+/** One sheet of a workbook (or a CSV file) as a grid of cell texts, as the sheet readers give it. */
+export interface Sheet {
+  name: string;
+  rows: string[][];
+}
+
 export interface TableSentences {
   /** A caption line above the table (a sheet's title row), when there is one. */
   caption: string | null;
