@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { measuredMemory, PAGE_PROBE, rendererRss, type Marks } from '../scripts/bench/browser-import';
+import { measuredMemory, PAGE_PROBE, rendererRss, type Marks } from '../scripts/bench/page-probes';
 import { MEASURED_MEMORY_LAUNCH } from './chromium';
 import { bundlePath, CORPUS_SENTENCES, waitForBundle } from './large-corpus.setup';
 
