@@ -14,6 +14,8 @@ import { useBundle } from './bundle-store';
 import { bundleImportText, columnNoticeText, errorText, fileProblemText, fusionStateText } from './messages';
 import { chosenColumns } from './columns';
 import { columnDependencies } from './column-refresh';
+import { perFrame } from './frame-coalesce';
+import { doneRemoving, markRemoving, withoutRemoving } from './pending-removals';
 import { tabMemory } from './tab-memory';
 import { useCorpus, useEval, useModels, useResults, useView } from './stores';
 import { decodeView, encodeView, normaliseColumns, shownColumnIds, type ViewState } from './url-state';
@@ -62,7 +64,8 @@ async function connect(fresh = false, faults = false): Promise<{ status: WorkerS
     // array (and each document its object), so components that read only documents can skip
     // re-rendering hundreds of them every second after a big import.
     const prev = useCorpus.getState().status;
-    const status = prev ? { ...next, docs: keepUnchanged(prev.docs, next.docs) } : next;
+    const shown = withoutRemoving(next);
+    const status = prev ? { ...shown, docs: keepUnchanged(prev.docs, shown.docs) } : shown;
     useCorpus.setState({ status });
     // Anything a shown column depends on arrived (any kind's vectors, semantic chunks, an
     // imported set): its search runs again, at most once a second, so its notes are current.
@@ -135,10 +138,13 @@ function update(change: (v: ViewState) => void): ViewState {
   return view;
 }
 
-/** Retrieval-only parameters: new columns at once, nothing re-embedded. */
+/** One search per animation frame, however many slider events came in it (the last values win). */
+const searchThisFrame = perFrame(() => void search());
+
+/** Retrieval-only parameters: new columns at the next frame, nothing re-embedded. */
 export function setRetrieval(change: (r: RetrievalParams) => void): void {
   update((v) => change(v.retrieval));
-  void search();
+  searchThisFrame();
 }
 
 export function setQuery(query: string): void {
@@ -313,8 +319,20 @@ export async function setEmbedding(running: boolean): Promise<void> {
   await worker().request('setEmbedding', { running }).promise;
 }
 
+/** The document leaves the list at once; the worker's engine without it follows (pending-removals.ts). */
 export async function removeDocument(docId: string): Promise<void> {
-  await worker().request('removeDocument', { docId }).promise;
+  markRemoving(docId);
+  const shown = useCorpus.getState().status;
+  if (shown) useCorpus.setState({ status: withoutRemoving(shown) });
+  try {
+    const status = await worker().request('removeDocument', { docId }).promise;
+    doneRemoving(docId);
+    useCorpus.setState({ status });
+  } catch (e) {
+    // Not removed: it comes back with the next status, and the page says why.
+    doneRemoving(docId);
+    useCorpus.setState((s) => ({ problems: [...s.problems, errorText(e)] }));
+  }
   if (useResults.getState().selected?.block.docId === docId) useResults.setState({ selected: null, document: null });
   void search();
 }

@@ -33,7 +33,10 @@ export class EmbeddingJob {
   paused = false;
   private current: { controller: AbortController; engine: RetrievalEngine } | null = null;
   private info: { unit?: UnitKind; etaS?: number; truncated: number; error?: string; progress?: { done: number; total: number } } = { truncated: 0 };
-  /** Units embedded and documents whose semantic chunks were cut since the worker started (not restored ones). */
+  /**
+   * Units embedded since the worker started (not restored ones), semantic chunks aside as in
+   * the documents' counts, and documents whose semantic chunks were cut.
+   */
   private readonly made = { units: 0, semanticDocs: 0 };
 
   constructor(private readonly events: EmbeddingJobEvents) {}
@@ -68,7 +71,7 @@ export class EmbeddingJob {
             const started = performance.now();
             const before = { units: engine.vectorCoverage(kind).done, semantic: engine.semanticCoverage().done };
             const counted = () => {
-              this.made.units += Math.max(0, engine.vectorCoverage(kind).done - before.units);
+              if (kind !== 'semantic') this.made.units += Math.max(0, engine.vectorCoverage(kind).done - before.units);
               this.made.semanticDocs += Math.max(0, engine.semanticCoverage().done - before.semantic);
             };
             const { truncated } = await engine.embedUnits(kind, {

@@ -123,7 +123,7 @@ export interface EmbeddingStatus {
   progress?: { done: number; total: number };
   /** Texts cut at the model's limit so far (only their beginning is embedded). */
   truncated: number;
-  /** Units embedded and documents whose semantic chunks were cut by this worker since it started (vectors restored from storage are not counted). */
+  /** Units embedded by this worker since it started (semantic chunks apart, as in DocSummary.embedded; restored vectors not counted) and documents whose semantic chunks it cut. */
   made: { units: number; semanticDocs: number };
   error?: string;
 }

@@ -17,7 +17,7 @@ export interface RestoredVectors {
   vectors: number;
   /** Documents whose semantic chunks were taken from storage. */
   semanticDocs: number;
-  /** Units left without a vector then (embedded again), and documents whose semantic chunks are cut again. */
+  /** Units (semantic chunks apart) left without a vector then, and documents whose semantic chunks are still to cut. */
   toEmbed: number;
   toCut: number;
 }
@@ -56,7 +56,8 @@ export class VectorKeeper {
     const semanticBefore = engine.semanticCoverage().done;
     const vectors = await restoreDocVectors(engine, this.savedVectors, this.savedSemantic);
     const semantic = engine.semanticCoverage();
-    const toEmbed = UNIT_KINDS.reduce((n, k) => n + engine.unitCount(k) - engine.vectorCoverage(k).done, 0);
+    // Counted as the documents' progress counts them: semantic chunks apart.
+    const toEmbed = UNIT_KINDS.filter((k) => k !== 'semantic').reduce((n, k) => n + engine.unitCount(k) - engine.vectorCoverage(k).done, 0);
     this.restored = { vectors, semanticDocs: semantic.done - semanticBefore, toEmbed, toCut: semantic.total - semantic.done };
     // What was restored is stored already: not written again.
     const split = splitKey(engine);

@@ -1,6 +1,7 @@
 import type { ColumnResult } from '../../worker/protocol';
 import { queryLabel } from '../../state/messages';
 import { BlockCard } from './BlockCard';
+import { useProgressive } from './progressive';
 import { plural } from './format';
 import { columnColour, useScheme } from '../palette';
 import { RETRIEVER_NAMES } from '../../core/retrieve/retrievers';
@@ -18,6 +19,8 @@ export function Column({ column, selectedId }: Props) {
   const colour = columnColour(spec.id, useScheme());
   // The title names the retriever asked for; when another one really ranked (BM25 while no vectors exist), it says so.
   const used = result.used && result.used !== spec.retriever ? result.used : null;
+  // Long columns are painted in chunks (progressive.ts): the first blocks with the answer, the rest frame by frame.
+  const shown = useProgressive(result.blocks.length, result);
   return (
     // The stripe has the column's colour on the map and in the charts (decoration: the title names it).
     <section role="region" aria-label={spec.label} className="column" style={{ borderTopColor: colour }}>
@@ -52,7 +55,7 @@ export function Column({ column, selectedId }: Props) {
         <p className="empty">No results in this column.</p>
       ) : (
         <div className="column-blocks">
-          {result.blocks.map((b, i) => (
+          {result.blocks.slice(0, shown).map((b, i) => (
             <BlockCard key={b.id} block={b} column={spec} rank={i + 1} selected={selectedId === b.id} queries={result.variants?.length ?? 0} />
           ))}
         </div>

@@ -1,0 +1,32 @@
+import { useEffect, useState } from 'react';
+
+/** Blocks a column paints with its answer (more than a screen holds), then how many join per frame. */
+export const FIRST_BLOCKS = 12;
+export const BLOCKS_PER_FRAME = 24;
+
+/** How many of `total` blocks to show after `shown`, one frame later. */
+export function nextShown(shown: number, total: number): number {
+  return Math.min(total, shown + BLOCKS_PER_FRAME);
+}
+
+/**
+ * Chunked rendering: a new answer (`key`) paints its first blocks at once and the rest over
+ * the next frames, so a column of 100 blocks (top-k 100, windows 10/10) does not hold the
+ * paint of the answer, and a slider drag whose answers come faster than that never renders
+ * the long tails it would throw away.
+ */
+export function useProgressive(total: number, key: unknown): number {
+  const [state, setState] = useState({ key, shown: Math.min(total, FIRST_BLOCKS) });
+  let shown = state.shown;
+  if (state.key !== key) {
+    // Reset during render (React's pattern for state derived from props): the first commit of a new answer is short.
+    shown = Math.min(total, FIRST_BLOCKS);
+    setState({ key, shown });
+  }
+  useEffect(() => {
+    if (shown >= total) return;
+    const id = requestAnimationFrame(() => setState((s) => (s.key === key ? { key, shown: nextShown(s.shown, total) } : s)));
+    return () => cancelAnimationFrame(id);
+  }, [shown, total, key]);
+  return Math.min(shown, total);
+}
