@@ -16,7 +16,8 @@
  *     results, long tasks on the page while indexing;
  *  8. (printed last) the vector index at 10k, 100k and 1M real-sentence vectors: exact scan
  *     against the approximate index (scale-bench.ts); --quick runs 10k only;
- *  9. loader speed per document format, OCR seconds per scanned page (formats-bench.ts).
+ *  9. loader speed per document format, OCR seconds per scanned page (formats-bench.ts);
+ * 10. embedding models: static stand-in vs MiniLM-shaped stand-in in a tab, 100k static sentences, endpoint share of a mock's limit (embedders-bench.ts).
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -32,11 +33,12 @@ import { pickModel, PROJECT_ROOT, round } from './common';
 import { benchReport, type BackendRow, type ExportRow, type NodeBench, type ScaleResult } from './report';
 import type { ScaleRow } from './scale-bench';
 import type { FormatRow } from './formats-bench';
+import type { EmbeddersBench } from './embedders-bench';
 
 const { values } = parseArgs({ options: { json: { type: 'string' }, quick: { type: 'boolean' }, 'no-browser': { type: 'boolean' }, only: { type: 'string' } } });
 const quick = Boolean(values.quick);
 /** `--only backends` is `npm run bench:index`. */
-const want = (part: 'engine' | 'backends' | 'export' | 'browser' | 'scale' | 'formats') => !values.only || values.only === part;
+const want = (part: 'engine' | 'backends' | 'export' | 'browser' | 'scale' | 'formats' | 'embedders') => !values.only || values.only === part;
 const skipped = values.only ? `--only ${values.only}` : '--no-browser';
 const started = Date.now();
 const log = (s: string) => process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${s}\n`);
@@ -128,6 +130,20 @@ if (want('formats')) {
     formats = JSON.parse(readFileSync(out, 'utf8')) as FormatRow[];
     formatsTable = r.stdout.trim();
   } else formatsTable = `9. Document formats: not measured (${r.reason})`;
+}
+
+// ---- 10: embedding models (printed after 9) ----------------------------------------------------
+let embedders: Pick<EmbeddersBench, 'staticToMiniLM' | 'static100kTabSeconds' | 'endpointShareOfLimit'> | null = null;
+let embeddersTable = '';
+if (want('embedders')) {
+  log('embedding models: static stand-in, endpoint (Node and a tab)…');
+  const out = join(CACHE, 'embedders.json');
+  const r = await child('embedders-bench.ts', ['--out', out, ...(quick ? ['--quick'] : []), ...(values['no-browser'] ? ['--no-browser'] : [])], 900);
+  if (r.ok) {
+    const e = JSON.parse(readFileSync(out, 'utf8')) as EmbeddersBench;
+    embedders = { staticToMiniLM: e.staticToMiniLM, static100kTabSeconds: e.static100kTabSeconds, endpointShareOfLimit: e.endpointShareOfLimit };
+    embeddersTable = r.stdout.trim();
+  } else embeddersTable = `10. Embedding models: not measured (${r.reason})`;
 }
 
 // ---- 1 and 6: browser -------------------------------------------------------------------------
@@ -264,10 +280,11 @@ if (scale.length) {
   );
 } else console.log(`\n8. Vector index at scale: not measured (${skipped})`);
 console.log(`\n${formatsTable || `9. Document formats: not measured (${skipped})`}`);
+console.log(`\n${embeddersTable || `10. Embedding models: not measured (${skipped})`}`);
 console.log(`\ntotal ${((Date.now() - started) / 1000).toFixed(0)} s`);
 
 if (values.json) {
   const report = benchReport({ machine, model: model.label, quick, indexing, indexingError, engineRuns, backends, exports, browserImport, cold, coldError, scale });
-  writeFileSync(values.json, JSON.stringify({ ...report, formats }, null, 2));
+  writeFileSync(values.json, JSON.stringify({ ...report, formats, embedders }, null, 2));
   console.log(`JSON: ${values.json}`);
 }

@@ -48,10 +48,24 @@ function hash(s: string): number {
 export function mockVector(text: string, dim: number): number[] {
   const v = new Array<number>(dim).fill(0);
   for (const w of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
-    const rand = mulberry32(hash(w));
-    for (let d = 0; d < dim; d++) v[d]! += rand() - 0.5;
+    const u = wordVector(w, dim);
+    for (let d = 0; d < dim; d++) v[d]! += u[d]!;
   }
   return v;
+}
+
+/** Word directions are cached (bounded): a benchmarked server must not spend its time on them. */
+const words = new Map<string, Float64Array>();
+function wordVector(w: string, dim: number): Float64Array {
+  const key = `${dim}:${w}`;
+  let u = words.get(key);
+  if (!u) {
+    const rand = mulberry32(hash(w));
+    u = Float64Array.from({ length: dim }, () => rand() - 0.5);
+    if (words.size > 200_000) words.clear();
+    words.set(key, u);
+  }
+  return u;
 }
 
 function readBody(req: IncomingMessage): Promise<string> {

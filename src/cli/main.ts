@@ -9,8 +9,7 @@ import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { LoaderError } from '../core/documents/builder';
 import { loadDocument } from '../core/documents/load';
-import { TEST_EMBEDDER_ID, TEST_RERANKER_ID } from '../core/embed/models';
-import { TransformersEmbedder } from '../core/embed/transformers-embedder';
+import { TEST_RERANKER_ID } from '../core/embed/models';
 import { RetrievalEngine } from '../core/engine';
 import { readBeir } from '../core/eval/beir';
 import { DatasetError, type EvalSet } from '../core/eval/dataset';
@@ -42,6 +41,7 @@ import { cmdQuestions, loadQuestionsEvalSet, queryJson, QUESTION_OPTIONS, QUESTI
 import { reportFailure } from './failure';
 import { visible } from './terminal';
 import { writeFileAtomic } from '../node/atomic-write';
+import { EMBEDDER_HELP, EMBEDDER_OPTIONS, loadEmbedderFromOptions, savedEmbedderValues, type EmbedderValues } from './embedder-options';
 
 /** A user error: printed as one line, exit code 2. */
 class UsageError extends Error {}
@@ -113,7 +113,7 @@ Options
   --retriever r[,r]     ${RETRIEVERS.join(' | ')} (eval default: all three; query: hybrid);
                         bm25 alone loads no embedding model (index: saves no vectors)
   --budget TOKENS|none  context token budget (eval default 512; none = top-k blocks)
-  --embedder E          test (the generated test model, default) | none | <model id>
+${EMBEDDER_HELP}
   --models-dir DIR      folder with <org>/<model>/ (default public/models)
   --remote              allow downloading models from the Hugging Face hub
   --limit-docs N        eval: use the first N documents / articles
@@ -167,9 +167,9 @@ function list<T extends string>(v: string | undefined, allowed: readonly T[], na
 }
 
 type OptionValue<O> = O extends { multiple: true } ? string[] : O extends { type: 'boolean' } ? boolean : string;
-type Values = { [K in keyof typeof OPTIONS]?: OptionValue<(typeof OPTIONS)[K]> } & CliValues & QuestionValues;
+type Values = { [K in keyof typeof OPTIONS]?: OptionValue<(typeof OPTIONS)[K]> } & CliValues & QuestionValues & EmbedderValues;
 function parse(argv: string[]): { values: Values; positionals: string[] } {
-  return parseArgs({ args: argv, options: { ...OPTIONS, ...GROUP_OPTIONS, ...QUESTION_OPTIONS }, allowPositionals: true, strict: true }) as { values: Values; positionals: string[] };
+  return parseArgs({ args: argv, options: { ...OPTIONS, ...GROUP_OPTIONS, ...QUESTION_OPTIONS, ...EMBEDDER_OPTIONS }, allowPositionals: true, strict: true }) as { values: Values; positionals: string[] };
 }
 
 /** Retrieval options, validated before any file is read or embedded. */
@@ -252,22 +252,11 @@ async function makeEngine(values: Values, structureParams: Partial<StructurePara
   const modelsDir = values['models-dir'] ?? PROJECT_MODELS_DIR;
   if (values['models-dir'] && !existsSync(modelsDir)) throw new UsageError(`--models-dir: no such folder: ${modelsDir}`);
   setupNode({ modelsDir, allowRemoteModels: Boolean(values.remote) });
-  const choice = values.embedder ?? 'test';
   let embedder = null;
   if (bm25Only(values)) {
     // BM25 needs no vectors: never ask for a model that may not be generated or reachable.
     process.stderr.write('note: --retriever bm25: no vectors computed (BM25 needs no model)\n');
-  } else if (choice !== 'none') {
-    const model = choice === 'test' ? TEST_EMBEDDER_ID : choice;
-    if (model === TEST_EMBEDDER_ID && !existsSync(join(modelsDir, TEST_EMBEDDER_ID, 'onnx', 'model.onnx'))) {
-      throw new UsageError(`the test embedder is not generated yet: run "npm run models:test" first`);
-    }
-    try {
-      embedder = await TransformersEmbedder.load({ model });
-    } catch (e) {
-      throw new UsageError(`cannot load embedding model "${model}" from ${modelsDir}${values.remote ? ' or the hub' : ' (add --remote to allow the hub)'}: ${(e as Error).message.split('\n')[0]}`);
-    }
-  }
+  } else embedder = await loadEmbedderFromOptions(values, modelsDir, (m) => new UsageError(m));
   return new RetrievalEngine({ embedder, structure: structureParams });
 }
 
@@ -355,10 +344,10 @@ async function engineFromSaved(values: Values, path: string): Promise<RetrievalE
   if (values.levels || values['chunk-size'] || values.headers) {
     throw new UsageError('--levels, --chunk-size and --headers cannot change a saved corpus; index the files again with them');
   }
-  const model = values.embedder ?? (saved.embedder === TEST_EMBEDDER_ID ? 'test' : (saved.embedder ?? 'none'));
+  const chosen = savedEmbedderValues(saved.embedder, values, (m) => new UsageError(m));
   // The analyzer and BM25 variant only change the lexical indexes: free to choose here.
   // So are the packed and semantic chunk options: a saved corpus holds no vectors of either, both are made again.
-  const fresh = await makeEngine({ ...values, embedder: model }, { ...saved.structure, ...chunkers(values, saved.structure), lexical: lexicalChoices(values)[0]! });
+  const fresh = await makeEngine({ ...values, ...chosen }, { ...saved.structure, ...chunkers(values, saved.structure), lexical: lexicalChoices(values)[0]! });
   fresh.addDocuments(saved.docs);
   if (fresh.embedder && fresh.embedder.model === saved.embedder) {
     // Packed and semantic vectors fit only chunks made with the same options (flags may change them).
