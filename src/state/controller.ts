@@ -4,7 +4,7 @@
  */
 import type { RetrievalParams, StructureParams } from '../core/retrieve/params';
 import type { DocumentContext } from '../core/types';
-import { LOAD_REFUSED, type BlockView, type ColumnId, type ColumnResult, type ColumnSpec, type EvalPointQuery, type EvalRunSpec, type IndexBackend, type ModelChoice, type ModelProgress, type WorkerStatus } from '../worker/protocol';
+import { LOAD_REFUSED, type BlockView, type ColumnId, type ColumnResult, type ColumnSpec, type IndexBackend, type ModelChoice, type ModelProgress, type WorkerStatus } from '../worker/protocol';
 import { RpcError } from '../rpc/wire';
 import { isolationStatus } from '../browser/isolation';
 import { keepUnchanged } from './doc-identity';
@@ -14,6 +14,7 @@ import { useBundle } from './bundle-store';
 import { bundleImportText, columnNoticeText, errorText, fileProblemText, fusionStateText } from './messages';
 import { chosenColumns } from './columns';
 import { columnDependencies } from './column-refresh';
+import { labRequests } from './lab-requests';
 import { perFrame } from './frame-coalesce';
 import { doneRemoving, markRemoving, withoutRemoving } from './pending-removals';
 import { tabMemory } from './tab-memory';
@@ -431,86 +432,9 @@ export function setCompare(pair: [ColumnId, ColumnId] | null): void {
   update((v) => (v.compare = pair && pair[0] !== pair[1] && pair.every((id) => shownColumnIds(v).includes(id)) ? pair : null));
 }
 
-export interface SentenceSpan {
-  /** Character span in its document. */
-  start: number;
-  end: number;
-  tokens: number;
-}
-
-let spanCache = new Map<number, SentenceSpan>();
-let spanCorpus = '';
-
-/**
- * Where sentences lie in their documents and their token counts, by global index (compare
- * mode marks them inside blocks). Asked of the worker once per sentence and corpus state.
- */
-export async function sentenceSpans(indices: readonly number[]): Promise<Map<number, SentenceSpan>> {
-  const status = useCorpus.getState().status;
-  const corpus = JSON.stringify([status?.docs.map((d) => [d.id, d.sentences]), status?.structure]);
-  if (corpus !== spanCorpus) {
-    spanCorpus = corpus;
-    spanCache = new Map();
-  }
-  const cache = spanCache;
-  const missing = [...new Set(indices)].filter((i) => !cache.has(i));
-  await Promise.all(
-    missing.map(async (index) => {
-      // An empty query: no query embedding, just the sentence.
-      const p = await worker().request('mapPoint', { index, query: '' }).promise;
-      cache.set(index, { start: p.start, end: p.end, tokens: p.tokens });
-    }),
-  );
-  return new Map(indices.filter((i) => cache.has(i)).map((i) => [i, cache.get(i)!]));
-}
-
-// ---- evaluation lab ------------------------------------------------------------------
-
-let evalRun: Pending<unknown> | null = null;
-
-/** Imports a labelled set (SQuAD .json, BEIR files, or JSONL/CSV); sets with documents replace the corpus. */
-export async function importEvalSet(files: File[]): Promise<void> {
-  if (!files.length) return;
-  const payload = await Promise.all(files.map(async (f) => ({ name: f.name, bytes: await f.arrayBuffer() })));
-  useEval.setState({ importError: null });
-  try {
-    const set = await worker().request('evalImport', { files: payload }, { transfer: payload.map((p) => p.bytes) }).promise;
-    useEval.setState({ set, result: null, question: null });
-  } catch (e) {
-    useEval.setState({ importError: errorText(e) });
-  }
-}
-
-/** Runs the chosen sweep with progress; cancellable. */
-export async function runEvaluation(spec: Omit<EvalRunSpec, 'current'>): Promise<void> {
-  const current = useView.getState().view.retrieval;
-  useEval.setState({ running: true, progress: null, runError: null, question: null });
-  const pending = worker().request('evalRun', { spec: { ...spec, current } }, { onProgress: (p) => useEval.setState({ progress: p }) });
-  evalRun = pending;
-  try {
-    const result = await pending.promise;
-    useEval.setState({ result });
-  } catch (e) {
-    useEval.setState({ runError: e instanceof RpcError && e.cancelled ? 'The run was cancelled.' : errorText(e) });
-  } finally {
-    evalRun = null;
-    useEval.setState({ running: false, progress: null });
-  }
-}
-
-export function cancelEvaluation(): void {
-  void evalRun?.cancel();
-}
-
-/** Replays one question at the given points (the drill-down). */
-export async function openEvalQuestion(questionId: string, points: EvalPointQuery[]): Promise<void> {
-  const question = await worker().request('evalQuestion', { questionId, points }).promise;
-  useEval.setState({ question });
-}
-
-export function closeEvalQuestion(): void {
-  useEval.setState({ question: null });
-}
+// Sentence spans for compare mode and the evaluation lab's requests (lab-requests.ts).
+export type { SentenceSpan } from './lab-requests';
+export const { sentenceSpans, importEvalSet, runEvaluation, cancelEvaluation, openEvalQuestion, closeEvalQuestion } = labRequests(worker);
 
 /** A document's whole text, from the worker (for writing its header title and summary). */
 export async function getDocumentText(docId: string): Promise<string> {

@@ -1,0 +1,107 @@
+import { expect, test, type Page } from '@playwright/test';
+import { ORIGIN } from './origin';
+
+/**
+ * The page keeps its work (issue 29): vectors and semantic chunks are stored per document as
+ * they are made, so a reload at any moment restores what was computed before it; a refused
+ * write is said at once; a column searches again by itself when what it needs arrives.
+ */
+const APP = '/?em=rag-lab/test-embedder~fp32~wasm~local';
+
+const NOUNS = ['river', 'harbour', 'lantern', 'orchard', 'glacier', 'library', 'market', 'meadow', 'quarry', 'violin', 'compass', 'falcon', 'granary', 'kettle', 'monsoon', 'pottery'];
+const VERBS = ['borders', 'shelters', 'outlasts', 'follows', 'warms', 'mirrors', 'feeds', 'guards'];
+
+/** A Markdown document of `n` sentences in sections of 12, its words varied by `seed`. */
+function doc(name: string, n: number, seed: number) {
+  const lines = [`# ${name}`, ''];
+  for (let i = 0; i < n; i++) {
+    if (i % 12 === 0) lines.push('', `## Part ${i / 12 + 1}`, '');
+    const w = (k: number) => NOUNS[(i * 7 + seed * 3 + k * 5) % NOUNS.length];
+    lines.push(`The ${w(0)} ${VERBS[(i + seed) % VERBS.length]} the ${w(1)} beside the ${w(2)} in passage ${seed}-${i}.`);
+  }
+  return { name, mimeType: 'text/markdown', buffer: Buffer.from(lines.join('\n')) };
+}
+
+const docList = (page: Page) => page.getByRole('list', { name: 'Indexed documents' });
+const banner = (page: Page) => page.getByRole('banner');
+
+async function open(page: Page) {
+  await page.goto(APP);
+  await expect(page.getByRole('region', { name: 'Models' }).getByText(/TEST MODEL — random vectors/)).toBeVisible({ timeout: 60_000 });
+}
+
+/** Waits until every document is embedded and the job (semantic chunks included) has ended. */
+async function embedded(page: Page, docs: number) {
+  await expect(docList(page).getByText('ready', { exact: true })).toHaveCount(docs, { timeout: 180_000 });
+  await expect(page.getByRole('button', { name: 'Pause embedding' })).toHaveCount(0, { timeout: 180_000 });
+}
+
+test('a file dropped while a corpus is stored, reloaded mid-embedding: the earlier documents\' vectors and semantic chunks come back, only the new file is embedded', async ({ page }) => {
+  test.setTimeout(420_000);
+  await open(page);
+  await page.locator('input[type=file]').setInputFiles([doc('first.md', 300, 1), doc('second.md', 300, 2)]);
+  await embedded(page, 2);
+
+  // A third file, long enough to be embedding still when it is paused; the reload comes before it is done.
+  await page.locator('input[type=file]').setInputFiles([doc('third.md', 1500, 3)]);
+  const third = docList(page).locator('li.doc:not(.pending)', { hasText: 'third.md' });
+  await expect(third).toHaveCount(1, { timeout: 60_000 });
+  await page.getByRole('button', { name: 'Pause embedding' }).click({ timeout: 30_000 });
+  await expect(page.getByText('Embedding is paused')).toBeVisible();
+  const progress = /\((\d+)\/(\d+) units\)/.exec((await third.textContent()) ?? '');
+  expect(progress, 'third.md is still being embedded when the page reloads').not.toBeNull();
+  const thirdUnits = Number(progress![2]);
+  expect(Number(progress![1])).toBeLessThan(thirdUnits);
+
+  await page.reload();
+  await expect(banner(page)).toContainText('Restored:', { timeout: 60_000 });
+  const restored = (await banner(page).textContent()) ?? '';
+  // What is left is third.md's alone: first.md and second.md are embedded the moment the model is loaded.
+  const left = /left to make: ([\d,]+) units?, semantic chunks of 1 document\./.exec(restored);
+  expect(left, restored).not.toBeNull();
+  const toEmbed = Number(left![1]!.replace(/,/g, ''));
+  expect(toEmbed).toBeGreaterThan(0);
+  expect(toEmbed).toBeLessThanOrEqual(thirdUnits);
+  expect(restored).toContain('and the semantic chunks of 2 documents');
+  await expect(docList(page).getByText('ready', { exact: true })).toHaveCount(2);
+  await embedded(page, 3);
+  // Exactly what was left was embedded, and only third.md's semantic chunks were cut.
+  await expect(banner(page)).toContainText(`Embedded since: ${toEmbed.toLocaleString('en-US')} units; semantic chunks cut for 1 document.`);
+
+  // Everything is stored now: another reload embeds nothing and cuts nothing.
+  await page.reload();
+  await expect(banner(page)).toContainText('nothing to embed again', { timeout: 60_000 });
+  await expect(banner(page)).toContainText('semantic chunks of 3 documents');
+  await expect(banner(page)).toContainText('Embedded since: 0 units; semantic chunks cut for 0 documents.');
+});
+
+test('the semantic column searches again by itself when its vectors arrive, and its note goes', async ({ page }) => {
+  test.setTimeout(300_000);
+  await open(page);
+  await page.locator('input[type=file]').setInputFiles([doc('first.md', 300, 1), doc('second.md', 300, 2)]);
+  await expect(docList(page).locator('li.doc:not(.pending)')).toHaveCount(2, { timeout: 60_000 });
+  // Asked once, while embedding goes on (semantic chunks are cut last).
+  await page.getByLabel('Question').fill('Which lantern guards the orchard?');
+  await page.getByRole('button', { name: 'Ask' }).click();
+  const column = page.getByRole('region', { name: /^Semantic chunks/ });
+  await expect(column.getByRole('list', { name: 'Notes' })).toContainText('embedding continues', { timeout: 30_000 });
+  await embedded(page, 2);
+  // Not asked again: the column has refreshed itself.
+  await expect(column.getByText(/embedding continues|not built yet|no semantic vectors/)).toHaveCount(0, { timeout: 10_000 });
+  await expect(column.locator('article.block').first()).toBeVisible();
+});
+
+test('with a small storage quota, the banner changes when the vectors cannot be stored, and names what is not kept', async ({ page, context }) => {
+  test.setTimeout(300_000);
+  // Room for a document and its split (under 1 MB), not for its vectors (6,000 sentence vectors alone are 3 MB).
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Storage.overrideQuotaForOrigin', { origin: ORIGIN, quotaSize: 3_000_000 });
+  await open(page);
+  await page.locator('input[type=file]').setInputFiles([doc('long.md', 6000, 2)]);
+  await expect(docList(page).locator('li.doc:not(.pending)')).toHaveCount(1, { timeout: 60_000 });
+  await expect(banner(page)).toContainText('Persistence is off (the browser storage quota is full; the vectors of long.md could not be stored): work is kept in memory only.', { timeout: 120_000 });
+  // The work goes on in memory.
+  await page.getByLabel('Question').fill('Which lantern guards the orchard?');
+  await page.getByRole('button', { name: 'Ask' }).click();
+  await expect(page.getByRole('region', { name: /^Sentence hits/ }).locator('article.block').first()).toBeVisible();
+});

@@ -1,0 +1,159 @@
+/**
+ * Rendering against the worker (issue 29): in the built app in Chromium, on the sample corpus
+ * embedded with the model, top-k 100 and windows of 10 sentences before and after:
+ *  - Enter → answer painted (the frame after the page's last change), beside the worker's
+ *    own time for that search and its round trip;
+ *  - a 250-step slider drag (one step a frame, as a pointer drag fires them): time per step
+ *    until the last answer is painted, beside the worker's mean time per search.
+ * Goal: painted within 2 × the worker's time + one frame (16.7 ms).
+ *
+ * npx tsx scripts/bench/render-bench.ts [--app DIR]   (DIR: an app already built with
+ * RAG_LAB_TEST_MODELS=1, to measure another version; default: built here)
+ */
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Browser, Page } from '@playwright/test';
+import { CACHE, launch } from './browser-bench';
+import { pickModel, PROJECT_ROOT, round } from './common';
+import { serveStatic } from './server';
+
+export interface RenderBench {
+  model: string;
+  docs: number;
+  /** Per question: Enter → last paint, the worker's own time, post → answer. */
+  enter: { paintedMs: number; workerMs: number; roundTripMs: number }[];
+  drag: { steps: number; searches: number; perStepMs: number; workerMeanMs: number; totalMs: number };
+}
+
+/** Marks the page keeps: searches posted and answered (with the worker's time), Enter, the last DOM change and the frame after it. */
+const RENDER_PROBE = `(() => {
+  const m = { searches: [], lastMutation: 0, lastPaint: 0 };
+  window.__render = m;
+  const post = Worker.prototype.postMessage;
+  const calls = {};
+  Worker.prototype.postMessage = function (msg, transfer) {
+    if (msg && msg.kind === 'call') {
+      calls[msg.id] = msg.method;
+      if (msg.method === 'search') m.searches.push({ id: msg.id, posted: performance.now() });
+    }
+    if (!this.__renderProbed) {
+      this.__renderProbed = true;
+      this.addEventListener('message', (e) => {
+        const d = e.data;
+        if (!d || d.kind !== 'result' || calls[d.id] !== 'search') return;
+        const s = m.searches.find((x) => x.id === d.id);
+        if (s) { s.answered = performance.now(); s.workerMs = d.result.ms; }
+      });
+    }
+    return post.call(this, msg, transfer);
+  };
+  document.addEventListener('keydown', (e) => { if (e.key === 'Enter') m.enter = performance.now(); }, true);
+  new MutationObserver(() => {
+    m.lastMutation = performance.now();
+    requestAnimationFrame(() => { m.lastPaint = performance.now(); });
+  }).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+})();`;
+
+type Marks = { searches: { posted: number; answered?: number; workerMs?: number }[]; enter?: number; lastMutation: number; lastPaint: number };
+const marks = (page: Page) => page.evaluate(() => (window as unknown as { __render: Marks }).__render);
+
+/** Waits until every search posted is answered and the page has not changed for `quietMs`. */
+async function settled(page: Page, quietMs = 600): Promise<Marks> {
+  for (;;) {
+    const m = await marks(page);
+    const now = await page.evaluate(() => performance.now());
+    if (m.searches.every((s) => s.answered !== undefined) && now - m.lastMutation > quietMs && m.lastPaint >= m.lastMutation) return m;
+    await page.waitForTimeout(100);
+  }
+}
+
+export async function renderBench(browser: Browser, opts: { log: (s: string) => void; app?: string; questions?: string[] }): Promise<RenderBench> {
+  const model = pickModel();
+  let out = opts.app;
+  if (!out) {
+    out = join(CACHE, 'app-render');
+    opts.log('building the app for the rendering bench (RAG_LAB_TEST_MODELS=1 vite build)…');
+    const b = spawnSync('npx', ['vite', 'build', '--outDir', out, '--emptyOutDir', '--logLevel', 'warn'], { cwd: PROJECT_ROOT, env: { ...process.env, RAG_LAB_TEST_MODELS: '1' }, encoding: 'utf8' });
+    if (b.status !== 0) throw new Error(`vite build failed: ${b.stderr}`);
+  }
+  const server = await serveStatic({ '/': out, [`/models/${model.id}/`]: model.dir });
+  const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
+  const page = await context.newPage();
+  try {
+    await page.addInitScript({ content: RENDER_PROBE });
+    await page.goto(`${server.origin}/?em=${model.id}~${model.dtype}~wasm~local&k=100&wb=10&wa=10`);
+    await page.locator('.m-ready').first().waitFor({ timeout: 120_000 });
+    opts.log('model ready; loading the sample corpus and embedding it…');
+    await page.getByRole('button', { name: 'Load sample corpus' }).click();
+    const list = page.getByRole('list', { name: 'Indexed documents' });
+    await list.locator('li.doc:not(.pending)').nth(7).waitFor({ timeout: 180_000 });
+    await page.getByRole('button', { name: 'Pause embedding' }).waitFor({ state: 'detached', timeout: 600_000 });
+    const docs = await list.locator('li.doc:not(.pending)').count();
+    const questions = opts.questions ?? ['What are the characteristics of trustworthy AI?', 'How should risks be measured?', 'Who is accountable for an AI system?', 'What does governance mean here?', 'How is bias managed?'];
+    const enter: RenderBench['enter'] = [];
+    const box = page.getByLabel('Question');
+    for (const q of questions) {
+      await settled(page);
+      await box.fill(q);
+      const before = (await marks(page)).searches.length;
+      await box.press('Enter');
+      const m = await settled(page);
+      const s = m.searches.slice(before).at(-1);
+      if (!s || m.enter === undefined) throw new Error(`no search after Enter for "${q}"`);
+      enter.push({ paintedMs: m.lastPaint - m.enter, workerMs: s.workerMs ?? NaN, roundTripMs: s.answered! - s.posted });
+      opts.log(`Enter → painted ${round(m.lastPaint - m.enter, 0)} ms (worker ${round(s.workerMs ?? NaN, 1)} ms) for "${q}"`);
+    }
+    // The drag: one input event a frame on the "Window before" slider, back and forth over 0–10.
+    await settled(page);
+    const steps = 250;
+    const before = (await marks(page)).searches.length;
+    const start = await page.evaluate(async (n) => {
+      const el = document.querySelector('input[type=range][aria-label="Window before"]') as HTMLInputElement;
+      const set = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
+      const t0 = performance.now();
+      for (let i = 0; i < n; i++) {
+        const v = i % 20 < 10 ? i % 10 : 10 - (i % 10);
+        set.call(el, String(v));
+        el.dispatchEvent(new Event('input', { bubbles: true }));
+        await new Promise((r) => requestAnimationFrame(r));
+      }
+      return t0;
+    }, steps);
+    const m = await settled(page);
+    const searches = m.searches.slice(before);
+    const workerMean = searches.reduce((a, s) => a + (s.workerMs ?? 0), 0) / Math.max(1, searches.length);
+    const total = m.lastPaint - start;
+    return { model: model.label, docs, enter, drag: { steps, searches: searches.length, perStepMs: total / steps, workerMeanMs: workerMean, totalMs: total } };
+  } finally {
+    await context.close();
+    await server.close();
+  }
+}
+
+/** The rows `npm run bench` prints (median over the questions). */
+export function renderRows(r: RenderBench): (string | number)[][] {
+  const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+  const painted = med(r.enter.map((e) => e.paintedMs));
+  const worker = med(r.enter.map((e) => e.workerMs));
+  const goal = (w: number) => 2 * w + 16.7;
+  return [
+    ['Enter → answer painted (median of ' + r.enter.length + ')', round(painted, 0), round(worker, 1), round(med(r.enter.map((e) => e.roundTripMs)), 1), round(goal(worker), 0), painted <= goal(worker) ? 'yes' : 'no'],
+    [`slider drag, per step (${r.drag.steps} steps, ${r.drag.searches} searches)`, round(r.drag.perStepMs, 1), round(r.drag.workerMeanMs, 1), '', round(goal(r.drag.workerMeanMs), 0), r.drag.perStepMs <= goal(r.drag.workerMeanMs) ? 'yes' : 'no'],
+  ];
+}
+
+export const RENDER_HEADER = ['sample corpus, top-k 100, windows 10/10', 'painted ms', 'worker ms', 'round trip ms', 'goal ms (2× worker + 1 frame)', 'within goal'];
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { values } = parseArgs({ options: { app: { type: 'string' } } });
+  const { renderTable } = await import('../../src/cli/table');
+  const browser = await launch();
+  try {
+    const r = await renderBench(browser, { log: (s) => process.stderr.write(`[render] ${s}\n`), ...(values.app ? { app: values.app } : {}) });
+    console.log(`Rendering in Chromium ${browser.version()} (${r.model}, ${r.docs} documents)`);
+    console.log(renderTable(RENDER_HEADER, renderRows(r)));
+  } finally {
+    await browser.close();
+  }
+}
