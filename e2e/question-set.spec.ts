@@ -19,7 +19,8 @@ async function ask(page: Page, question: string) {
 
 test('mark answers while exploring (one by keyboard), keep them across a reload, evaluate on them, and see a removed document named', async ({ page }, info) => {
   test.setTimeout(300_000);
-  await page.goto(`${ORIGIN}/?em=rag-lab/test-embedder~fp32~wasm~local`);
+  // BM25 columns (r=bm25): what they find does not depend on how far the test model has embedded.
+  await page.goto(`${ORIGIN}/?em=rag-lab/test-embedder~fp32~wasm~local&r=bm25`);
   await page.getByRole('button', { name: 'Load sample corpus' }).click();
   await expect(page.getByRole('list', { name: 'Indexed documents' }).locator('li.doc:not(.pending)')).toHaveCount(8, { timeout: 120_000 });
   // BM25 answers while the test model embeds; the marks do not need vectors.
@@ -100,4 +101,17 @@ test('mark answers while exploring (one by keyboard), keep them across a reload,
   await expect(gone).toContainText('its document was removed', { timeout: 30_000 });
   await expect(list.getByRole('listitem')).toHaveCount(3);
   if (keyboardDoc !== removedDoc) await expect(list.getByRole('listitem').filter({ hasText: 'Lisbon' })).not.toContainText('its document was removed');
+
+  // Re-mark jumps to the explore view with the question asked; "Not answerable" keeps a question without answers.
+  const lisbon = list.getByRole('listitem').filter({ hasText: 'Lisbon' });
+  await lisbon.locator('summary').click();
+  await lisbon.getByRole('button', { name: 'Re-mark' }).click();
+  await expect(page.getByLabel('Question', { exact: true })).toHaveValue('What is the population of Lisbon, the capital?');
+  await expect(page.getByLabel('Question set')).toContainText('In your question set with 1 answer marked');
+  await ask(page, 'How many goals did Portugal score at the 1966 football World Cup?');
+  await page.getByRole('button', { name: 'Not answerable from these documents' }).click();
+  await expect(page.getByLabel('Question set')).toContainText('In your question set as not answerable from these documents. 4 questions in the set');
+  await page.getByRole('tab', { name: 'Evaluate on a labelled set' }).click();
+  await expect(list.getByRole('listitem').filter({ hasText: '1966 football' })).toContainText('not answerable');
+  await expect(lab.getByText('1 unanswerable question: kept and counted, left out of retrieval metrics')).toBeVisible();
 });

@@ -18,8 +18,17 @@ function sourceWords(q: LabelledQuestion): string {
   }
 }
 
+/** Documents a question points into that the corpus no longer lists (none while the list is not known yet). */
+function missingFrom(q: LabelledQuestion, titles: ReadonlyMap<string, string>): string[] {
+  if (!titles.size) return [];
+  return [...new Set([...q.answers.map((a) => a.doc), ...(q.documents ?? [])])].filter((d) => !titles.has(d));
+}
+
 /** One question: its source and answers; opened, it can be edited, re-marked or deleted. */
-function QuestionItem({ q, titles }: { q: LabelledQuestion; titles: ReadonlyMap<string, string> }) {
+function QuestionItem({ q: stored, titles }: { q: LabelledQuestion; titles: ReadonlyMap<string, string> }) {
+  // The worker marks missing documents once its corpus change is stored; the document list says it first.
+  const gone = missingFrom(stored, titles);
+  const q = gone.length && !stored.missingDocs?.length ? { ...stored, missingDocs: gone } : stored;
   const [editing, setEditing] = useState(false);
   const [text, setText] = useState(q.question);
   const title = (doc: string) => titles.get(doc) ?? 'a removed document';
@@ -56,7 +65,7 @@ function QuestionItem({ q, titles }: { q: LabelledQuestion; titles: ReadonlyMap<
             className="qs-edit"
             onSubmit={(e) => {
               e.preventDefault();
-              void editQuestion(q, text).then((ok) => ok && setEditing(false));
+              void editQuestion(stored, text).then((ok) => ok && setEditing(false));
             }}
           >
             <label>
@@ -74,10 +83,10 @@ function QuestionItem({ q, titles }: { q: LabelledQuestion; titles: ReadonlyMap<
             <button type="button" onClick={() => setEditing(true)}>
               Edit
             </button>
-            <button type="button" onClick={() => remark(q)}>
+            <button type="button" onClick={() => remark(stored)}>
               Re-mark
             </button>
-            <button type="button" className="danger" onClick={() => void deleteQuestions([q.id])}>
+            <button type="button" className="danger" onClick={() => void deleteQuestions([stored.id])}>
               Delete
             </button>
           </div>
@@ -95,7 +104,7 @@ export function QuestionSetPanel() {
   const [all, setAll] = useState(false);
   const titles = new Map((docs ?? []).map((d) => [d.id, d.title]));
   const questions = set?.questions ?? [];
-  const missing = questions.filter((q) => q.missingDocs?.length).length;
+  const missing = questions.filter((q) => q.missingDocs?.length || missingFrom(q, titles).length).length;
   const shown = all ? questions : questions.slice(0, SHOWN);
   return (
     <section className="eval-step" aria-labelledby="eval-qs-title">
