@@ -2,17 +2,17 @@ import type { Embedder } from '../embed/embedder';
 import { RetrievalEngine, type EngineOptions } from '../engine';
 import type { StructureParams, UnitKind } from '../retrieve/params';
 import type { ChunkNode, Document } from '../types';
-import { isAnalyzer, type AnalyzerName } from '../index/analyzer';
-import { LexicalIndex, type PostingRows } from '../index/lexical-index';
 import type { SentenceSpan } from '../structure/corpus';
 import type { SplitDocument } from '../structure/units';
-import { BundleError, MANIFEST, parquetPath, type BundleFile, type Table, type TableName } from './format';
-import { parseManifest, sha256, type Manifest, type ManifestFile } from './manifest';
-import { openParquet, readParquet } from './parquet';
-import { openTable, type ColumnTable } from './read-columns';
-import { BUNDLE_KINDS as EXPORTED_KINDS } from './tables';
+import { BundleError, MANIFEST, parquetPath, type BundleFile, type TableName } from './format';
+import { parseManifest, type Manifest } from './manifest';
 import { yieldToEventLoop } from '../util/yield';
 import { documentsOf } from './bundle-documents';
+import { Checks, col, columnsOf, digestOf, table, timer, type BundleReads, type Files } from './import-tables';
+import { lexicalFromPostings } from './import-lexical';
+
+export { postingsAnalyzer } from './import-lexical';
+export type { BundleReads } from './import-tables';
 import { checkVectorRows, sentencesInOrder, unitsInOrder } from './bundle-keys';
 
 export interface ImportOptions {
@@ -44,126 +44,6 @@ export interface ImportResult {
   /** Where the time went, ms, in this order: tables, checksumWait (checksums not done when the tables were), split, bm25, vectorsRead, vectorIndex. */
   timings: Record<string, number>;
 }
-
-/**
- * Times consecutive steps: mark(name) records the ms since the previous mark. With a signal,
- * each mark first lets the event loop run (the steps' awaits resolve without a macrotask, so a
- * worker would not even receive the cancel until the import ended), then stops a cancelled import.
- */
-function timer(signal?: AbortSignal): ((name: string) => Promise<void>) & { all: Record<string, number> } {
-  let last = performance.now();
-  const all: Record<string, number> = {};
-  return Object.assign(
-    async (name: string) => {
-      const now = performance.now();
-      all[name] = (all[name] ?? 0) + now - last;
-      if (signal) {
-        await yieldToEventLoop();
-        signal.throwIfAborted();
-      }
-      last = performance.now();
-    },
-    { all },
-  );
-}
-
-/**
- * A bundle's files by name while they are still being read (a dropped zip: bundle-zip.ts
- * openBundleBlob): each table is decoded as soon as its bytes are there, while the larger
- * ones are still read. A read that fails rejects with a BundleError.
- */
-export type BundleReads = ReadonlyMap<string, Promise<Uint8Array>>;
-type Files = BundleReads;
-
-/** The checksum of each bundle file, computed once and started early (Web Crypto hashes off the thread, while tables decode). */
-type Digests = Map<string, Promise<string>>;
-
-function digestOf(digests: Digests, path: string, bytes: Uint8Array): Promise<string> {
-  let d = digests.get(path);
-  if (!d) {
-    d = sha256(bytes);
-    d.catch(() => undefined); // awaited where it is used; a table not used never reports
-    digests.set(path, d);
-  }
-  return d;
-}
-
-/**
- * The tables an import read, in the order it opened them, with their checksums still being
- * computed: decoding does not wait for them (SHA-256 of a 100k-sentence bundle's tables takes
- * seconds, and Web Crypto computes it on another thread meanwhile). `verify` awaits them in
- * that order; nothing is added to an engine before it passed. A failure while reading is
- * reported as the checksum fault of a table opened so far when there is one (that is what
- * went wrong, and the message the sequential checks gave), else as itself.
- */
-class Checks {
-  private readonly opened: { path: string; bytes: Uint8Array; entry: ManifestFile | undefined }[] = [];
-  constructor(readonly digests: Digests) {}
-
-  /** A table was opened (its columns found, its size right): its checksum counts from now on. */
-  add(path: string, bytes: Uint8Array, entry: ManifestFile | undefined): void {
-    this.opened.push({ path, bytes, entry });
-  }
-
-  async verify(): Promise<void> {
-    for (const { path, bytes, entry } of this.opened) {
-      if (entry && (await digestOf(this.digests, path, bytes)) !== entry.sha256) throw new BundleError(`${path} is corrupt: its checksum differs from the manifest's`);
-    }
-  }
-
-  /** Runs `read`; a failure becomes the first checksum fault of the tables opened so far, if any (a cancel stays a cancel, at once). */
-  async reading<T>(read: () => Promise<T>): Promise<T> {
-    try {
-      return await read();
-    } catch (e) {
-      if ((e as Error | null)?.name === 'AbortError') throw e;
-      await this.verify();
-      throw e;
-    }
-  }
-}
-
-/** A table's bytes and its manifest entry; a missing file is a BundleError. */
-async function fileOf(files: Files, manifest: Manifest, name: TableName): Promise<{ path: string; bytes: Uint8Array; entry: ManifestFile | undefined }> {
-  const path = parquetPath(name);
-  const bytes = await files.get(path);
-  if (!bytes) throw new BundleError(`the bundle is incomplete: ${path} is missing`);
-  return { path, bytes, entry: manifest.files.find((f) => f.name === path) };
-}
-
-/** A table's row count against the manifest's, before anything of that length is made. */
-function checkRows(manifest: Manifest, name: TableName, path: string, rows: number): void {
-  const declared = manifest.tables[name]?.rows;
-  if (declared !== undefined && declared !== rows) throw new BundleError(`${path} is corrupt: it holds ${rows} rows, the manifest says ${declared}`);
-}
-
-/** A table's size against the manifest: one BundleError naming the fault. */
-function checkSize(path: string, bytes: Uint8Array, entry: ManifestFile | undefined): void {
-  if (entry && bytes.length !== entry.bytes) throw new BundleError(`${path} is ${bytes.length < entry.bytes ? 'truncated' : 'corrupt'} (${bytes.length} of ${entry.bytes} bytes)`);
-}
-
-/** Reads a bundle's Parquet table whole, checking presence, shape, columns and size; its checksum joins `checks`. */
-async function table(files: Files, manifest: Manifest, name: TableName, checks: Checks): Promise<Table> {
-  const { path, bytes, entry } = await fileOf(files, manifest, name);
-  // Opened (metadata and columns) before the size check, as the checks always ran: a truncated file says so either way.
-  checkRows(manifest, name, path, openParquet(name, path, bytes, entry?.bytes).rows);
-  checkSize(path, bytes, entry);
-  checks.add(path, bytes, entry);
-  return readParquet(name, path, bytes, entry?.bytes);
-}
-
-/** Reads some columns of a large table (read-columns.ts): the same checks in the same order, its data decoded while its checksum is computed. */
-async function columnsOf(files: Files, manifest: Manifest, name: TableName, columns: string[], checks: Checks): Promise<ColumnTable> {
-  const { path, bytes, entry } = await fileOf(files, manifest, name);
-  const t = openTable(name, path, bytes, entry?.bytes);
-  checkRows(manifest, name, path, t.rows);
-  checkSize(path, bytes, entry);
-  checks.add(path, bytes, entry);
-  return t.read(columns);
-}
-
-/** A column of a table read from Parquet (readParquet gives plain arrays). */
-const col = <T>(t: Table, name: string) => t.columns[name] as T[];
 
 function structureKey(s: StructureParams): string {
   return JSON.stringify({ chunkLevels: s.chunkLevels, sectionLevel: s.sectionLevel, naive: s.naive, headers: { ...s.headers, fields: [...s.headers.fields].sort() } });
@@ -412,81 +292,3 @@ export async function importBundle(bundle: BundleFile[] | BundleReads, options: 
 }
 
 
-/** Units whose analysed text is compared with the postings before they are taken (per unit kind). */
-const LEXICAL_SAMPLE = 100;
-
-/**
- * The analyzer the bundle's postings were made with, when the manifest says: a name in
- * `bm25.lexical.analyzer` or `bm25.analyzer`, or the first bundles' description of the
- * plain word analyzer. Null when it does not say (the sample check then decides alone).
- */
-export function postingsAnalyzer(manifest: Manifest): AnalyzerName | null {
-  const bm25 = manifest.bm25 as unknown as { lexical?: { analyzer?: unknown }; analyzer?: unknown } | undefined;
-  if (isAnalyzer(bm25?.lexical?.analyzer)) return bm25.lexical.analyzer;
-  if (isAnalyzer(bm25?.analyzer)) return bm25.analyzer;
-  if (typeof bm25?.analyzer === 'string' && bm25.analyzer.startsWith('Intl.Segmenter word segments') && bm25.analyzer.includes('no stemming, no stop words')) return 'words';
-  return null;
-}
-
-/**
- * Puts BM25 indexes built from the bundle's postings table into the engine, per unit kind,
- * when they are what the engine would build: the postings' analyzer is the engine's, and a
- * sample of units analysed here gives exactly their postings. Anything else (another
- * analyzer, a postings table that is missing, corrupt or incomplete) leaves the kind to be
- * indexed from its text on first use, as before. Returns the kinds taken.
- */
-async function lexicalFromPostings(engine: RetrievalEngine, manifest: Manifest, files: Files, digests: Digests, between: () => Promise<void>): Promise<UnitKind[]> {
-  const lexical = engine.structure.lexical;
-  const declared = postingsAnalyzer(manifest);
-  if (declared !== null && declared !== lexical.analyzer) return [];
-  let post: ColumnTable;
-  try {
-    const checks = new Checks(digests);
-    post = await columnsOf(files, manifest, 'postings', ['kind', 'term', 'unit', 'tf'], checks);
-    await checks.verify();
-  } catch {
-    return [];
-  }
-  const kindCol = post.values.kind as string[];
-  const rows: PostingRows = { term: post.values.term as string[], unit: post.ints.unit!, tf: post.ints.tf! };
-  const taken: UnitKind[] = [];
-  for (const kind of EXPORTED_KINDS) {
-    // A cancel need not wait for every kind's index (a second or more each at 100k).
-    await between();
-    // A kind's rows are one run (the export writes kind by kind).
-    const from = kindCol.indexOf(kind);
-    if (from < 0) continue;
-    let to = from;
-    while (to < post.rows && kindCol[to] === kind) to++;
-    if (kindCol.indexOf(kind, to) >= 0) continue;
-    const count = engine.unitCount(kind);
-    // A sample of units analysed here must give their postings exactly.
-    const sample = new Map<number, Map<string, number>>();
-    const step = Math.max(1, Math.floor(count / LEXICAL_SAMPLE));
-    for (let u = 0; u < count; u += step) sample.set(u, new Map());
-    for (let i = from; i < to; i++) sample.get(rows.unit[i]!)?.set(rows.term[i]!, rows.tf[i]!);
-    const probe = new LexicalIndex(lexical);
-    let ok = true;
-    for (const [u, theirs] of sample) {
-      const language = engine.corpus.docs[engine.unitDoc(kind, u)]!.language;
-      const ours = new Map<string, number>();
-      let empty = false;
-      for (const t of probe.analyze(engine.unitText(kind, u), language)) {
-        // An empty term counts in MiniSearch's lengths but is in no postings: such a unit is not taken.
-        if (!t) empty = true;
-        ours.set(t, (ours.get(t) ?? 0) + 1);
-      }
-      if (empty || ours.size !== theirs.size || [...ours].some(([t, n]) => theirs.get(t) !== n)) {
-        ok = false;
-        break;
-      }
-    }
-    if (!ok) continue;
-    try {
-      if (engine.adoptLexicalIndex(kind, LexicalIndex.fromPostings(lexical, count, rows, from, to))) taken.push(kind);
-    } catch {
-      // Postings that do not make an index (ids out of range or out of order): built from the text instead.
-    }
-  }
-  return taken;
-}
