@@ -28,6 +28,17 @@ export interface Embedder {
   /** Counts tokens with this model's own tokenizer. */
   readonly counter: TokenCounter;
   embed(texts: string[], options?: EmbedOptions): Promise<EmbedResult>;
+  /** How vectors are made, for manifests and exports: pooling, prefixes, where the vectors come from. */
+  readonly recipe?: EmbedRecipe;
+}
+
+export interface EmbedRecipe {
+  /** 'mean' | 'cls' | 'last' | 'model' (the model's own pooled output) | 'static' | 'endpoint' (the server's). */
+  pooling: string;
+  queryPrefix: string;
+  passagePrefix: string;
+  /** 'transformers.js <hub id>' or 'endpoint <URL> model <name>'. */
+  source: string;
 }
 
 /**

@@ -57,6 +57,7 @@ describe('EndpointEmbedder against a server on 127.0.0.1', () => {
     expect(sent.flatMap((r) => r.texts).sort()).toEqual(texts.map((t) => `doc: ${t}`).sort());
     texts.forEach((t, i) => expect(Array.from(vectors.subarray(i * 16, (i + 1) * 16))).toEqual(normalised(mockVector(`doc: ${t}`, 16))));
     expect(progress).toEqual([3, 6, 9, 10]);
+    expect(e.recipe).toEqual({ pooling: 'endpoint', queryPrefix: '', passagePrefix: 'doc: ', source: `endpoint ${s.url}/v1/embeddings model mock-embed` });
     expect(truncated).toEqual([]);
   });
 

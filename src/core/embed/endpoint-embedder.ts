@@ -7,7 +7,7 @@
  */
 import { ApproxTokenCounter, type TokenCounter } from '../segment/tokens';
 import { abortableSleep, retryAfterMs, RETRY_DEFAULTS } from '../generate/retry';
-import { EmbeddingCancelled, lengthSortedOrder, type EmbedOptions, type EmbedResult, type Embedder } from './embedder';
+import { EmbeddingCancelled, lengthSortedOrder, type EmbedOptions, type EmbedRecipe, type EmbedResult, type Embedder } from './embedder';
 import { EmbeddingEndpointError, embeddingsBody, embeddingsUrl, httpFailure, parseEmbeddings } from './endpoint-reply';
 import { readCapped } from '../generate/endpoint-replies';
 
@@ -70,6 +70,10 @@ export class EndpointEmbedder implements Embedder {
     this.url = embeddingsUrl(config.baseUrl);
     this.model = endpointModelKey(config, dim);
     this.tuning = { ...ENDPOINT_DEFAULTS, ...tuning };
+  }
+
+  get recipe(): EmbedRecipe {
+    return { pooling: 'endpoint', queryPrefix: this.config.queryPrefix ?? '', passagePrefix: this.config.passagePrefix ?? '', source: `endpoint ${this.url} model ${this.config.model}` };
   }
 
   /**

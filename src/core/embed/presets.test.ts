@@ -92,6 +92,13 @@ describe('preset settings applied through the test model (standing in for the we
     });
   }
 
+  it('says how its vectors are made (recorded in bundle manifests)', async () => {
+    const bge = findPreset('bge-small-en-v1.5')!;
+    const e = await TransformersEmbedder.load({ model: TEST_EMBEDDER_ID, settings: settingsOf(bge) });
+    expect(e.recipe).toEqual({ pooling: 'cls', queryPrefix: bge.queryPrefix, passagePrefix: '', source: `transformers.js ${TEST_EMBEDDER_ID}` });
+    expect(plain.recipe.pooling).toBe('mean');
+  });
+
   it('cls and last pooling read the [CLS] and [SEP] positions, which the test model weighs zero', async () => {
     for (const pooling of ['cls', 'last'] as const) {
       const e = await TransformersEmbedder.load({ model: TEST_EMBEDDER_ID, settings: { pooling } });
@@ -134,7 +141,7 @@ describe('static (Model2Vec-shaped) stand-in through the same path', () => {
   });
 
   it('is a static test model of 128 dimensions', () => {
-    expect([stat.model, stat.dim, stat.isTestModel, stat.settings.architecture]).toEqual([TEST_STATIC_EMBEDDER_ID, 128, true, 'static']);
+    expect([stat.model, stat.dim, stat.isTestModel, stat.settings.architecture, stat.recipe.pooling]).toEqual([TEST_STATIC_EMBEDDER_ID, 128, true, 'static', 'static']);
   });
 
   it('gives the mean of the same token table: the test embedder\'s vectors, in input order', async () => {

@@ -1,7 +1,7 @@
 import { yieldToEventLoop } from '../util/yield';
 import { AutoModel, AutoTokenizer, env, type PreTrainedModel, type PreTrainedTokenizer, type Tensor } from '@huggingface/transformers';
 import { ModelTokenCounter, type TokenCounter } from '../segment/tokens';
-import { EmbeddingCancelled, lengthSortedOrder, type EmbedOptions, type EmbedResult, type Embedder } from './embedder';
+import { EmbeddingCancelled, lengthSortedOrder, type EmbedOptions, type EmbedRecipe, type EmbedResult, type Embedder } from './embedder';
 import { finishVectors, poolTokens } from './pooling';
 import { resolveEmbeddingModel, type EmbeddingPreset, type EmbeddingSettings, type ResolvedModel } from './presets';
 import { staticForward } from './static-forward';
@@ -122,6 +122,11 @@ export class TransformersEmbedder implements Embedder {
     if (!hidden) throw new Error(`${this.settings.id} returned no token vectors (outputs: ${Object.keys(out).join(', ')})`);
     const [b, seq, dim] = hidden.dims as [number, number, number];
     return { rows: poolTokens(floats(hidden), inputs.attention_mask!.data as BigInt64Array, b, seq, dim, this.settings.pooling), dim };
+  }
+
+  get recipe(): EmbedRecipe {
+    const s = this.settings;
+    return { pooling: s.architecture === 'static' ? 'static' : s.pooling, queryPrefix: s.queryPrefix, passagePrefix: s.passagePrefix, source: `transformers.js ${s.id}` };
   }
 
   private isTruncated(text: string): boolean {

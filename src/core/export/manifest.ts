@@ -34,12 +34,15 @@ export interface Manifest {
   embedding: {
     model: string;
     dtype: string;
-    pooling: 'mean';
+    /** mean | cls | last | model | static | endpoint (see EmbedRecipe). */
+    pooling: string;
     normalize: true;
     dims: number;
     queryPrefix: string;
     passagePrefix: string;
     testModel: boolean;
+    /** Where the vectors came from ('transformers.js <id>', 'endpoint <URL> model <name>'). */
+    source?: string;
   } | null;
   bm25: {
     /** `bm25plus` (MiniSearch BM25+) or `lucene` (Lucene's BM25Similarity): what raglab.bm25_search scores. */
@@ -112,12 +115,13 @@ export function buildManifest(input: ManifestInput): Omit<Manifest, 'files'> {
       ? {
           model: e.model,
           dtype: info?.dtype ?? 'fp32',
-          pooling: 'mean',
+          pooling: e.recipe?.pooling ?? 'mean',
           normalize: true,
           dims: e.dim,
-          queryPrefix: info?.queryPrefix ?? '',
-          passagePrefix: info?.passagePrefix ?? '',
+          queryPrefix: e.recipe?.queryPrefix ?? info?.queryPrefix ?? '',
+          passagePrefix: e.recipe?.passagePrefix ?? info?.passagePrefix ?? '',
           testModel: e.isTestModel,
+          ...(e.recipe ? { source: e.recipe.source } : {}),
         }
       : null,
     bm25: bm25Manifest(engine.structure.lexical, engine.corpus.docs.map((d) => d.language)),
