@@ -4,6 +4,7 @@ import { modelFailureText } from '../../state/messages';
 import { useCorpus, useModels, useView } from '../../state/stores';
 import type { Device, Dtype, ModelChoice, ModelStatus } from '../../worker/protocol';
 import { useLocalModels, useWebGpuAdapter } from './availability';
+import { CustomModelId, EmbedderSettings } from './EmbedderSettings';
 
 export interface PickerModel {
   id: string;
@@ -116,6 +117,8 @@ export function ModelPicker({ role, models, dtypes, text }: { role: Role; models
           <option value="">{text.none}</option>
         </select>
       </label>
+      {role === 'embedder' && <CustomModelId onPick={pickModel} />}
+      {role === 'embedder' && <EmbedderSettings model={draft.model} />}
       {draft.model && (
         <div className="m-grid">
           <label className="m-field" htmlFor={`${ids}-source`}>
