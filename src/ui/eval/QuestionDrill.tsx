@@ -6,7 +6,8 @@ import type { BlockView, EvalQuestionResult, EvalRunResult } from '../../worker/
 import { formatScore, pagesLabel, plural, provenanceParts, sectionPathLabel, splitByHits } from '../results/format';
 import { RETRIEVER_NAMES } from '../../core/retrieve/retrievers';
 import { strategyWords } from '../../core/strategies/registry';
-import { drillPoints, filterQuestions, markAnswers, pageOf, queryInWords } from './analysis';
+import { drillPoints, queryInWords } from './analysis';
+import { filterQuestions, markAnswers, pageOf } from './question-rows';
 import { useEvalSettings } from './settings';
 
 /** A compact block: source, header, text with the retrieved sentences and the gold answers marked. */

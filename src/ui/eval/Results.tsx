@@ -9,18 +9,16 @@ import {
   METRIC_LABELS,
   NOT_DISTINGUISHABLE,
   bestPerStrategy,
-  exportName,
   formatMargin,
   formatMetric,
   intervalWords,
   metricInterval,
   paramsInWords,
-  pointsCsv,
-  pointsJson,
   recommendationSentence,
   recommendationsFor,
   vsBaseline,
 } from './analysis';
+import { exportName, pointsCsv, pointsJson } from './analysis-export';
 import { QuestionDrill } from './QuestionDrill';
 import { disagreementSentence, sourceDisagreements } from './by-source';
 import { QuestionSourceContext, useQuestionSource } from './source-context';

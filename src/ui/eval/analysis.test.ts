@@ -4,21 +4,14 @@ import { METRIC_NAMES, type Metrics } from '../../core/eval/metrics';
 import type { EvalPointView, EvalRunResult } from '../../worker/protocol';
 import { splitByHits } from '../results/format';
 import {
-  csvCell,
   drillPoints,
   estimatePoints,
-  exportName,
-  filterQuestions,
   formatMargin,
   intervalWords,
-  markAnswers,
-  pageOf,
   paramsInWords,
   paretoFrontier,
   parseBudgets,
   pointInWords,
-  pointsCsv,
-  pointsJson,
   recommendationSentence,
   recommendationsFor,
   rrfGrid,
@@ -27,6 +20,8 @@ import {
   windowSeries,
   type RunChoice,
 } from './analysis';
+import { csvCell, exportName, pointsCsv, pointsJson } from './analysis-export';
+import { filterQuestions, markAnswers, pageOf } from './question-rows';
 
 function metrics(v: number, tokens = 500): Metrics {
   return { hitAt1: v / 2, hitAt5: v, answerInContext: v, recallAt5: v, mrr: v / 2, ndcg10: v / 1.5, contextPrecision: v / 3, meanContextTokens: tokens };
