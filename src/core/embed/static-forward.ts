@@ -6,7 +6,7 @@
  */
 import { Tensor, type PreTrainedModel, type PreTrainedTokenizer } from '@huggingface/transformers';
 
-export async function staticForward(tokenizer: PreTrainedTokenizer, net: PreTrainedModel, batch: string[], maxTokens: number): Promise<{ rows: Float32Array; dim: number }> {
+export async function staticForward(tokenizer: PreTrainedTokenizer, net: PreTrainedModel, batch: string[], maxTokens: number): Promise<{ rows: Float32Array; dim: number; tokens: number[] }> {
   const { input_ids } = tokenizer(batch, { add_special_tokens: false, return_tensor: false } as never) as unknown as { input_ids: number[][] };
   const offsets: number[] = [];
   let total = 0;
@@ -24,5 +24,6 @@ export async function staticForward(tokenizer: PreTrainedTokenizer, net: PreTrai
   const e = out.embeddings ?? Object.values(out)[0];
   if (!e) throw new Error('the static model returned no embeddings');
   const t = e.type === 'float32' ? e : e.to('float32');
-  return { rows: t.data as Float32Array, dim: t.dims.at(-1)! };
+  // Each text's full token count: the caller reports truncation without tokenizing again.
+  return { rows: t.data as Float32Array, dim: t.dims.at(-1)!, tokens: input_ids.map((ids) => ids.length) };
 }

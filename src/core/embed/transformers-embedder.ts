@@ -109,7 +109,7 @@ export class TransformersEmbedder implements Embedder {
   }
 
   /** Pooled, not yet cut or normalised: [texts, fullDim]. */
-  private async forward(batch: string[]): Promise<{ rows: Float32Array; dim: number }> {
+  private async forward(batch: string[]): Promise<{ rows: Float32Array; dim: number; tokens?: number[] }> {
     if (this.settings.architecture === 'static') return staticForward(this.tokenizer, this.net, batch, this.maxTokens);
     const inputs = this.tokenizer(batch, { padding: true, truncation: true, max_length: this.maxTokens }) as unknown as Record<string, Tensor>;
     const out = await this.net(inputs);
@@ -147,12 +147,12 @@ export class TransformersEmbedder implements Embedder {
       if (options.signal?.aborted) throw new EmbeddingCancelled();
       const idx = order.slice(b, b + batchSize);
       const batch = idx.map((i) => prefix + texts[i]!);
-      const { rows } = await this.forward(batch);
+      const { rows, tokens } = await this.forward(batch);
       // A text with no meaningful tokens pools to zero: it stays zero (similar to nothing), never NaN.
       const data = finishVectors(rows, this.fullDim, this.dim, { layerNorm: this.settings.layerNormBeforeTruncation && this.dim < this.fullDim, normalize: this.settings.normalize });
       idx.forEach((i, row) => {
         vectors.set(data.subarray(row * this.dim, (row + 1) * this.dim), i * this.dim);
-        if (this.isTruncated(batch[row]!)) truncated.push(i);
+        if (tokens ? tokens[row]! > this.maxTokens : this.isTruncated(batch[row]!)) truncated.push(i);
       });
       done += idx.length;
       options.onProgress?.(done, texts.length);
