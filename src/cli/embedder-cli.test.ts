@@ -93,6 +93,15 @@ describe('CLI with an embedding endpoint', () => {
     expect(mock.requests.slice(before).flatMap((x) => x.texts)).toEqual(['dimension probe', 'Who built the copper bridge?']);
   });
 
+  it('a 429 waits its Retry-After, says so, and the run completes', async () => {
+    mock.options.fail429 = 1;
+    const r = await cli('query', 'Who built the copper bridge?', join(dir, 'town.md'), '--strategies', 'sentence', ...endpoint());
+    mock.options.fail429 = 0;
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`note: the embedding endpoint ${mock.url}/v1/embeddings is limiting requests (HTTP 429: Rate limit reached); trying again in 1.0 s (retry 1)`);
+    expect(r.stdout).toContain('harbour guild');
+  });
+
   it('a wrong model or key is one line, exit 2', async () => {
     const wrong = await cli('eval', '--data', join(dir, 'squad.json'), '--embedding-endpoint', mock.url, '--embedder', 'nomic-embed-text', '--embedding-key-env', 'MOCK_EMBED_KEY');
     expect(wrong.code).toBe(2);

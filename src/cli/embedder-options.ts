@@ -70,7 +70,7 @@ export async function loadEmbedderFromOptions(given: EmbedderValues, modelsDir: 
         ...(keyEnv ? { apiKey: process.env[keyEnv] } : {}),
         ...(dimensions ? { dimensions } : {}),
         ...(preset ? { queryPrefix: preset.queryPrefix, passagePrefix: preset.passagePrefix } : {}),
-      });
+      }, { onRetry: (r) => process.stderr.write(`note: ${r.reason}; trying again in ${(r.waitMs / 1000).toFixed(1)} s (retry ${r.attempt})\n`) });
       process.stderr.write(
         `note: embedding with ${e.url} (model "${model}", ${e.dim} dimensions): the text of every unit embedded and every question is sent there\n` +
           `note: prefixes ${preset ? `from the ${preset.name} preset: ${describeSettings(preset).split(' · ').slice(1, 3).join(' · ')}` : 'none (no preset matches this model name)'}\n`,
