@@ -18,6 +18,8 @@
  *     against the approximate index (scale-bench.ts); --quick runs 10k only;
  *  9. loader speed per document format, OCR seconds per scanned page (formats-bench.ts);
  * 10. embedding models: static stand-in vs MiniLM-shaped stand-in in a tab, 100k static sentences, endpoint share of a mock's limit (embedders-bench.ts).
+ * 11. rendering: Enter → answer painted and a 250-step slider drag at top-k 100, windows 10/10 on
+ *     the sample corpus (BM25), beside the worker's own time (render-bench.ts).
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -28,6 +30,7 @@ import type { Browser } from '@playwright/test';
 import { renderTable } from '../../src/cli/table';
 import { BUNDLE_KINDS } from '../../src/core/export/tables';
 import { browserImportBench, type BrowserImport } from './browser-import';
+import { RENDER_HEADER, renderBench, renderRows, type RenderBench } from './render-bench';
 import { CACHE, coldStart, indexingBench, launch, type ColdStart, type IndexingBench } from './browser-bench';
 import { pickModel, PROJECT_ROOT, round } from './common';
 import { benchReport, type BackendRow, type ExportRow, type NodeBench, type ScaleResult } from './report';
@@ -152,6 +155,8 @@ let cold: ColdStart | null = null;
 let indexingError: string | null = null;
 let coldError: string | null = null;
 let browserImport: BrowserImport | null = null;
+let render: RenderBench | null = null;
+let renderError: string | null = null;
 if (browser) {
   try {
     indexing = await indexingBench(browser, { sentences: quick ? 200 : 800, log });
@@ -171,6 +176,13 @@ if (browser) {
     } catch (e) {
       log(`browser import failed: ${(e as Error).message.split('\n')[0]}`);
     }
+  }
+  // 11: rendering against the worker (render-bench.ts).
+  try {
+    render = await renderBench(browser, { log });
+  } catch (e) {
+    renderError = (e as Error).message.split('\n')[0]!;
+    log(`rendering bench failed: ${renderError}`);
   }
   await browser.close();
 }
@@ -281,10 +293,12 @@ if (scale.length) {
 } else console.log(`\n8. Vector index at scale: not measured (${skipped})`);
 console.log(`\n${formatsTable || `9. Document formats: not measured (${skipped})`}`);
 console.log(`\n${embeddersTable || `10. Embedding models: not measured (${skipped})`}`);
+if (render) console.log(`\n11. Rendering in Chromium (built app, ${render.docs} documents, BM25): time to paint beside the worker's own time\n${renderTable(RENDER_HEADER, renderRows(render))}`);
+else console.log(`\n11. Rendering: not measured (${renderError ?? skipped})`);
 console.log(`\ntotal ${((Date.now() - started) / 1000).toFixed(0)} s`);
 
 if (values.json) {
   const report = benchReport({ machine, model: model.label, quick, indexing, indexingError, engineRuns, backends, exports, browserImport, cold, coldError, scale });
-  writeFileSync(values.json, JSON.stringify({ ...report, formats, embedders }, null, 2));
+  writeFileSync(values.json, JSON.stringify({ ...report, formats, embedders, render }, null, 2));
   console.log(`JSON: ${values.json}`);
 }
