@@ -108,8 +108,9 @@ export class EndpointEmbedder implements Embedder {
           body: embeddingsBody(this.config.model, texts, this.config.dimensions),
           signal: timeout.signal,
         });
-        const body = (await readCapped(r, 256 * 1024 * 1024, timeout.signal)) ?? '';
-        if (r.ok) return parseEmbeddings(body, r.headers.get('content-type') ?? '', this.url, this.config.model, texts, dim ?? undefined);
+        // A reply is read whole (the runtime's own decoding); an error body only up to 64 KB.
+        if (r.ok) return parseEmbeddings(await r.text(), r.headers.get('content-type') ?? '', this.url, this.config.model, texts, dim ?? undefined);
+        const body = (await readCapped(r, 64 * 1024, timeout.signal)) ?? '';
         ({ error: failure, retryable } = httpFailure(r.status, body, this.url, this.config.model, key));
         if (r.status === 429) wait = retryAfterMs(r.headers.get('retry-after'), t.maxWaitMs);
       } catch (e) {
