@@ -89,8 +89,14 @@ const full: BenchInputs = {
     },
     { n: 100_000, skipped: 'over the 600 s cap' },
   ],
+  formats: [
+    { format: 'docx', file: 'report.docx', bytes: 9000, unit: 'page', units: 40, ms: 400, unitsPerS: 100 },
+    { format: 'scanned pdf', file: 'scan.pdf', bytes: 50000, unit: 'scanned page', units: 1, ms: 30000, unitsPerS: 0.033, sPerPage: 30, wer: 0 },
+  ],
+  embedders: { staticToMiniLM: 120, static100kTabSeconds: 25, endpointShareOfLimit: 0.95 },
+  render: { docs: 8, enter: [{ firstPaintMs: 90, paintedMs: 140, workerMs: 50, roundTripMs: 60 }], drag: { steps: 250, searches: 40, perStepMs: 20, workerMeanMs: 8, totalMs: 5000 } },
 };
-const empty: BenchInputs = { ...full, indexing: null, indexingError: 'no browser', engineRuns: [], backends: [], exports: [], browserImport: null, cold: null, coldError: 'no browser', scale: [] };
+const empty: BenchInputs = { ...full, indexing: null, indexingError: 'no browser', engineRuns: [], backends: [], exports: [], browserImport: null, cold: null, coldError: 'no browser', scale: [], formats: null, embedders: null, render: null };
 
 describe('npm run bench --json: the fields the README documents', () => {
   const fields = documentedFields();

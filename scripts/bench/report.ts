@@ -5,6 +5,9 @@
 import type { ColdStart, IndexingBench } from './browser-bench';
 import type { BrowserImport, BrowserImportRow } from './browser-import';
 import type { ScaleRow } from './scale-bench';
+import type { FormatRow } from './formats-bench';
+import type { EmbeddersBench } from './embedders-bench';
+import type { RenderBench } from './render-bench';
 
 /** The vector index at one size (scale-bench.ts), or why it was not measured. */
 export type ScaleResult = ScaleRow | { n: number; skipped: string };
@@ -77,6 +80,12 @@ export interface BenchInputs {
   coldError: string | null;
   /** The vector index at 10k, 100k and 1M (1M skipped with --quick). */
   scale: ScaleResult[];
+  /** Loader speed per document format and OCR seconds per page (formats-bench.ts); null when not run. */
+  formats?: FormatRow[] | null;
+  /** Embedding models (embedders-bench.ts); null when not run. */
+  embedders?: Pick<EmbeddersBench, 'staticToMiniLM' | 'static100kTabSeconds' | 'endpointShareOfLimit'> | null;
+  /** Painting the answer beside the worker's time (render-bench.ts); null when not run. */
+  render?: RenderBench | null;
 }
 
 type Latency = { p50Ms: number; p95Ms: number };
@@ -108,6 +117,9 @@ export interface BenchReport {
   vectors: string | null;
   scaleBySize: Record<string, ScaleResult>;
   ann1m: Ann1m | null;
+  formats: FormatRow[] | null;
+  embedders: Pick<EmbeddersBench, 'staticToMiniLM' | 'static100kTabSeconds' | 'endpointShareOfLimit'> | null;
+  render: RenderBench | null;
 }
 
 /** The approximate index at a million sentence vectors against the exact scan. */
@@ -170,6 +182,9 @@ export function benchReport(i: BenchInputs): BenchReport {
     vectors: big?.vectors ?? null,
     scaleBySize: Object.fromEntries(i.scale.map((r) => [r.n, r])),
     ann1m: ann1m(i.scale),
+    formats: i.formats ?? null,
+    embedders: i.embedders ?? null,
+    render: i.render ?? null,
   };
 }
 

@@ -298,7 +298,7 @@ else console.log(`\n11. Rendering: not measured (${renderError ?? skipped})`);
 console.log(`\ntotal ${((Date.now() - started) / 1000).toFixed(0)} s`);
 
 if (values.json) {
-  const report = benchReport({ machine, model: model.label, quick, indexing, indexingError, engineRuns, backends, exports, browserImport, cold, coldError, scale });
-  writeFileSync(values.json, JSON.stringify({ ...report, formats, embedders, render }, null, 2));
+  const report = benchReport({ machine, model: model.label, quick, indexing, indexingError, engineRuns, backends, exports, browserImport, cold, coldError, scale, formats, embedders, render });
+  writeFileSync(values.json, JSON.stringify(report, null, 2));
   console.log(`JSON: ${values.json}`);
 }
