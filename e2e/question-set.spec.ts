@@ -13,7 +13,7 @@ async function ask(page: Page, question: string) {
   await page.getByRole('button', { name: 'Ask', exact: true }).click();
   const column = page.getByRole('region', { name: /^Sentence hits/ });
   await expect(column.locator('article.block').first()).toBeVisible({ timeout: 30_000 });
-  await expect(page.getByLabel('Question set')).toContainText('Not in your question set yet');
+  await expect(page.getByRole('group', { name: 'Marking answers' })).toContainText('Not in your question set yet');
   return column;
 }
 
@@ -44,7 +44,7 @@ test('mark answers while exploring (one by keyboard), keep them across a reload,
   await page.keyboard.press('Enter');
   await expect(block.getByRole('status')).toContainText('Saved: 1 sentence of block');
   await expect(block).toContainText('holds your marked answer');
-  await expect(page.getByLabel('Question set')).toContainText('In your question set with 1 answer marked');
+  await expect(page.getByRole('group', { name: 'Marking answers' })).toContainText('In your question set with 1 answer marked');
 
   // 2 · By mouse on a block: its first sentence ticked.
   column = await ask(page, 'What was the capital of Brazil before Brasilia?');
@@ -107,10 +107,10 @@ test('mark answers while exploring (one by keyboard), keep them across a reload,
   await lisbon.locator('summary').click();
   await lisbon.getByRole('button', { name: 'Re-mark' }).click();
   await expect(page.getByLabel('Question', { exact: true })).toHaveValue('What is the population of Lisbon, the capital?');
-  await expect(page.getByLabel('Question set')).toContainText('In your question set with 1 answer marked');
+  await expect(page.getByRole('group', { name: 'Marking answers' })).toContainText('In your question set with 1 answer marked');
   await ask(page, 'How many goals did Portugal score at the 1966 football World Cup?');
   await page.getByRole('button', { name: 'Not answerable from these documents' }).click();
-  await expect(page.getByLabel('Question set')).toContainText('In your question set as not answerable from these documents. 4 questions in the set');
+  await expect(page.getByRole('group', { name: 'Marking answers' })).toContainText('In your question set as not answerable from these documents. 4 questions in the set');
   await page.getByRole('tab', { name: 'Evaluate on a labelled set' }).click();
   await expect(list.getByRole('listitem').filter({ hasText: '1966 football' })).toContainText('not answerable');
   await expect(lab.getByText('1 unanswerable question: kept and counted, left out of retrieval metrics')).toBeVisible();

@@ -22,7 +22,7 @@ export function QuestionBar({ hasBlocks }: { hasBlocks: boolean }) {
   else state = `In your question set with ${q.answers.length === 1 ? '1 answer' : `${q.answers.length} answers`} marked: “${answersInWords(q, 80)}”.`;
   return (
     <>
-      <div className="question-bar" role="group" aria-label="Question set">
+      <div className="question-bar" role="group" aria-label="Marking answers">
         <span className="state">
           {state} <strong>{total === 1 ? '1 question' : `${total.toLocaleString('en')} questions`}</strong> in the set (Evaluate tab).
         </span>
