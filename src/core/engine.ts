@@ -156,7 +156,7 @@ export class RetrievalEngine {
 
   /** The vector set key of a unit kind for the current header variant and model. */
   variantKey(kind: UnitKind): string {
-    return variantKey(kind, this.structure.headers, this.embedder?.model);
+    return variantKey(kind, this.structure.headers, this.embedder?.model, this.structure);
   }
 
   /** The unit kind a vector set key belongs to. */

@@ -7,6 +7,7 @@ import type { Embedder } from '../embed/embedder';
 import type { Reranker } from '../embed/reranker';
 import type { VectorIndex } from '../index/vector-index';
 import type { UnitKind, StructureParams } from '../retrieve/params';
+import type { VectorVariant } from '../retrieve/param-types';
 import type { RetrieverName } from '../retrieve/retrievers';
 import type { TokenCounter } from '../segment/tokens';
 import type { StrategyName } from '../strategies/registry';
@@ -66,9 +67,13 @@ export interface EmbedProgress {
   total: number;
 }
 
-/** The vector set key of a unit kind for a header variant and model: "sentence|<headers>|<model>". */
-export function variantKey(kind: UnitKind, headers: HeaderParams, model: string | undefined): string {
-  return `${kind}|${headerKey(headers)}|${model ?? 'none'}`;
+/**
+ * The vector set key of a unit kind for a header variant and model: "sentence|<headers>|<model>",
+ * then "|ctx" for contextual units and "|late" for late-chunked vectors (absent for the plain
+ * variant, so keys saved before these variants existed still match).
+ */
+export function variantKey(kind: UnitKind, headers: HeaderParams, model: string | undefined, variant: { contextual?: boolean; vectors?: VectorVariant } = {}): string {
+  return `${kind}|${headerKey(headers)}|${model ?? 'none'}${variant.contextual ? '|ctx' : ''}${variant.vectors === 'late' ? '|late' : ''}`;
 }
 
 /** The unit kind a vector set key belongs to. */

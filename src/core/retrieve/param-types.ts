@@ -35,7 +35,17 @@ export interface StructureParams {
   headers: HeaderParams;
   /** How BM25 analyses and scores (changing it rebuilds only the lexical indexes). */
   lexical: LexicalParams;
+  /**
+   * How unit vectors are made: 'plain' embeds each unit on its own; 'late' pools each unit's
+   * vector from token vectors of a long span of its document (late chunking). Kept per variant.
+   */
+  vectors: VectorVariant;
+  /** Contextual retrieval: units are embedded and indexed with their situating context first (where one was written). */
+  contextual: boolean;
 }
+
+/** How unit vectors are made (see StructureParams.vectors). */
+export type VectorVariant = 'plain' | 'late';
 
 /** Retrieval parameters every strategy shares: how candidates are found, and the budget. */
 export interface CommonRetrievalParams {

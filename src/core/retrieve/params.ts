@@ -34,6 +34,8 @@ export const DEFAULT_STRUCTURE: StructureParams = {
   semantic: { ...DEFAULT_SEMANTIC },
   headers: { ...DEFAULT_HEADERS, fields: [] },
   lexical: { ...DEFAULT_LEXICAL },
+  vectors: 'plain',
+  contextual: false,
 };
 
 const groupDefaults = () => Object.fromEntries(PARAM_GROUPS.map((g) => [g.key, structuredClone(g.defaults)])) as StrategyParamValues;
