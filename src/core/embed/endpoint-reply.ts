@@ -3,6 +3,7 @@
  * EmbeddingEndpointError sentence naming the URL (and the model where it matters).
  */
 import { clip, quoteClip, redactKey, serverMessage, tryJson, isObject } from '../generate/endpoint-replies';
+import { endpointUrl, EndpointUrlError } from '../util/endpoint-url';
 
 export type EndpointErrorKind = 'config' | 'unreachable' | 'auth' | 'not-found' | 'rate-limit' | 'server' | 'bad-response' | 'bad-vectors';
 
@@ -17,30 +18,14 @@ export class EmbeddingEndpointError extends Error {
   }
 }
 
-/**
- * The embeddings URL for a base URL, as chatCompletionsUrl does for chat: a bare origin gets
- * "/v1/embeddings", another path is the API base (".../v1", ".../api/v1/") and gets "/embeddings",
- * a URL already ending in "/embeddings" is kept.
- */
+/** The embeddings URL for a base URL, as chatCompletionsUrl does for chat (see endpointUrl). */
 export function embeddingsUrl(baseUrl: string): string {
-  const raw = baseUrl.trim();
-  let url: URL | undefined;
   try {
-    url = new URL(raw);
-  } catch {
-    url = undefined;
+    return endpointUrl(baseUrl, '/embeddings', 'the embedding endpoint URL');
+  } catch (e) {
+    if (e instanceof EndpointUrlError) throw new EmbeddingEndpointError(e.message, 'config');
+    throw e;
   }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    const shown = raw === '' ? 'the embedding endpoint URL is empty' : `"${clip(raw, 100)}" is not an http(s) URL`;
-    throw new EmbeddingEndpointError(`${shown}; it should look like http://localhost:11434 or https://api.openai.com/v1`, 'config');
-  }
-  if (url.username !== '' || url.password !== '') throw new EmbeddingEndpointError('the embedding endpoint URL contains a user name or password; put the key in the key field', 'config');
-  url.hash = '';
-  let path = url.pathname.replace(/\/+$/, '');
-  if (path === '') path = '/v1/embeddings';
-  else if (!/\/embeddings$/.test(path)) path += '/embeddings';
-  url.pathname = path;
-  return url.toString();
 }
 
 export function embeddingsBody(model: string, input: string[], dimensions?: number): string {

@@ -2,36 +2,21 @@
  * Where a chat completion request goes and what it carries: the URL made from a base URL, the
  * body, and the one-paragraph statement the page shows before anything is sent.
  */
-import { clip, codePoints, hasKey, isLoopback, plural } from './endpoint-replies';
+import { codePoints, hasKey, isLoopback, plural } from './endpoint-replies';
+import { endpointUrl, EndpointUrlError } from '../util/endpoint-url';
 import { GenerationError, type ChatMessage, type EndpointConfig, type StreamOptions } from './endpoint-types';
 
 /**
- * The chat-completions URL for a base URL. A bare origin gets "/v1/chat/completions"; any other
- * path is taken as the API's base (as the OpenAI SDKs' baseURL is: ".../v1", ".../v1/",
- * ".../v1beta/openai/") and gets "/chat/completions"; a URL that already ends in
- * "/chat/completions" is kept. The query is kept, the fragment dropped.
+ * The chat-completions URL for a base URL (see endpointUrl: a bare origin gets
+ * "/v1/chat/completions", an API base gets "/chat/completions", a full URL is kept).
  */
 export function chatCompletionsUrl(baseUrl: string): string {
-  const raw = baseUrl.trim();
-  let url: URL | undefined;
   try {
-    url = new URL(raw);
-  } catch {
-    url = undefined;
+    return endpointUrl(baseUrl, '/chat/completions');
+  } catch (e) {
+    if (e instanceof EndpointUrlError) throw new GenerationError(e.message, 'config');
+    throw e;
   }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    const shown = raw === '' ? 'the base URL is empty' : `"${clip(raw, 100)}" is not an http(s) URL`;
-    throw new GenerationError(`${shown}; it should look like http://localhost:11434 or https://api.openai.com/v1`, 'config');
-  }
-  if (url.username !== '' || url.password !== '') {
-    throw new GenerationError('the base URL contains a user name or password; remove it and put the key in the API key field', 'config');
-  }
-  url.hash = '';
-  let path = url.pathname.replace(/\/+$/, '');
-  if (path === '') path = '/v1/chat/completions';
-  else if (!/\/chat\/completions$/.test(path)) path += '/chat/completions';
-  url.pathname = path;
-  return url.toString();
 }
 
 export function requestBody(endpoint: EndpointConfig, messages: ChatMessage[], options: StreamOptions): string {
