@@ -30,6 +30,48 @@ export interface Embedder {
   embed(texts: string[], options?: EmbedOptions): Promise<EmbedResult>;
   /** How vectors are made, for manifests and exports: pooling, prefixes, where the vectors come from. */
   readonly recipe?: EmbedRecipe;
+  /** Whether late-chunked vectors can be made, and if not why (absent: not available; see lateChunkingOf). */
+  readonly lateChunking?: LateChunkingSupport;
+  /** Late-chunked vectors of every unit of every document, in order (see late-chunking.ts). */
+  lateEmbed?(documents: LateDocument[], options?: LateEmbedOptions): Promise<LateEmbedResult>;
+}
+
+/** Whether an embedder makes late-chunked vectors; when not, one sentence naming the model and why. */
+export type LateChunkingSupport =
+  | {
+      available: true;
+      /** Longest span run through the model, in tokens, its special tokens and passage prefix included. */
+      spanTokens: number;
+      /** A long-context model the technique was made for (presets.ts). */
+      recommended: boolean;
+      /** A caveat the page and CLI show beside it (a model trained with CLS pooling). */
+      note?: string;
+    }
+  | { available: false; reason: string };
+
+/** A document for late chunking: its text and its units' character spans [start, end), in order (they may overlap). */
+export interface LateDocument {
+  text: string;
+  units: readonly { start: number; end: number }[];
+}
+
+export interface LateEmbedOptions {
+  /** Longest span in tokens, special tokens and prefix included: default the embedder's `spanTokens`. */
+  spanTokens?: number;
+  /** Tokens shared by consecutive spans: default an eighth of a span's content (defaultOverlap). */
+  overlap?: number;
+  /** Called after every batch of spans with the spans done so far and the total. */
+  onProgress?: (done: number, total: number) => void;
+  signal?: AbortSignal;
+}
+
+export interface LateEmbedResult {
+  /** Row-major, `dim` floats per unit, documents in order and each document's units in order; L2-normalised. */
+  vectors: Float32Array;
+  /** Spans run through the model. */
+  spans: number;
+  /** Units (indices over all documents' units) pooled from pieces of several spans: longer than the overlap and across a span edge. */
+  acrossSpans: number[];
 }
 
 export interface EmbedRecipe {

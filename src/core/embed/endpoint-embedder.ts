@@ -7,7 +7,7 @@
  */
 import { ApproxTokenCounter, type TokenCounter } from '../segment/tokens';
 import { abortableSleep, retryAfterMs, RETRY_DEFAULTS } from '../generate/retry';
-import { EmbeddingCancelled, lengthSortedOrder, type EmbedOptions, type EmbedRecipe, type EmbedResult, type Embedder } from './embedder';
+import { EmbeddingCancelled, lengthSortedOrder, type EmbedOptions, type EmbedRecipe, type EmbedResult, type Embedder, type LateChunkingSupport } from './embedder';
 import { EmbeddingEndpointError, embeddingsBody, embeddingsUrl, httpFailure, parseEmbeddings } from './endpoint-reply';
 import { readCapped } from '../generate/endpoint-replies';
 
@@ -72,8 +72,13 @@ export class EndpointEmbedder implements Embedder {
     this.tuning = { ...ENDPOINT_DEFAULTS, ...tuning };
   }
 
+  /** An endpoint answers one vector per text: there are no token vectors to pool. */
+  get lateChunking(): LateChunkingSupport {
+    return { available: false, reason: `late chunking is not available for endpoint ${this.url} model ${this.config.model}: it returns one vector per text, no token vectors` };
+  }
+
   get recipe(): EmbedRecipe {
-    return { pooling: 'endpoint', queryPrefix: this.config.queryPrefix ?? '', passagePrefix: this.config.passagePrefix ?? '', source: `endpoint ${this.url} model ${this.config.model}` };
+    return { pooling: 'endpoint', queryPrefix: this.config.queryPrefix ?? '', passagePrefix: this.config.passagePrefix ?? '', source: `endpoint ${this.url} model ${this.config.model}${this.config.dimensions ? ` dimensions ${this.config.dimensions}` : ''}` };
   }
 
   /**

@@ -45,6 +45,11 @@ export interface EmbeddingPreset extends EmbeddingSettings {
   /** Hub revision holding the ONNX files when they are not on main. */
   revision?: string;
   testModel?: boolean;
+  /**
+   * 'recommended': a long-context mean-pooling model, what late chunking was made for (its
+   * spans can hold thousands of tokens of a document; see late-chunking.ts).
+   */
+  lateChunking?: 'recommended';
 }
 
 const BGE_QUERY = 'Represent this sentence for searching relevant passages: ';
@@ -87,16 +92,18 @@ export const EMBEDDING_PRESETS: EmbeddingPreset[] = [
   },
   {
     // nomic-ai/nomic-embed-text-v1.5 card: task prefixes, mean pooling, Matryoshka 768/512/256/128/64 with a
-    // layer norm before cutting (its transformers.js example); 8,192-token context (rotary).
+    // layer norm before cutting (its transformers.js example); 8,192-token context (rotary). Late chunking
+    // recommended: mean pooling over a long context is what the method needs (Günther et al. 2024, arXiv 2409.04701).
     name: 'nomic-embed-text-v1.5', id: 'nomic-ai/nomic-embed-text-v1.5', label: 'nomic-embed-text-v1.5 (English, 8k tokens)', dim: 768, dtype: 'q8', architecture: 'transformer',
     queryPrefix: 'search_query: ', passagePrefix: 'search_document: ', pooling: 'mean', normalize: true, maxTokens: 8192,
-    matryoshka: [768, 512, 256, 128, 64], layerNormBeforeTruncation: true, languages: 'English',
+    matryoshka: [768, 512, 256, 128, 64], layerNormBeforeTruncation: true, languages: 'English', lateChunking: 'recommended',
     source: 'nomic-ai/nomic-embed-text-v1.5 model card ("Task instruction prefixes", "Adjusting Dimensionality", Transformers.js example)',
   },
   {
-    // jinaai/jina-embeddings-v2-small-en card: mean pooling, 8,192 tokens (ALiBi), no prefixes.
+    // jinaai/jina-embeddings-v2-small-en card: mean pooling, 8,192 tokens (ALiBi), no prefixes. Late chunking
+    // recommended: the model of jina-ai/late-chunking's README evaluation (SciFact nDCG@10 64.2 → 66.1).
     name: 'jina-embeddings-v2-small-en', id: 'Xenova/jina-embeddings-v2-small-en', label: 'jina-embeddings-v2-small-en (English, 8k tokens)', dim: 512, dtype: 'q8', architecture: 'transformer',
-    queryPrefix: '', passagePrefix: '', pooling: 'mean', normalize: true, maxTokens: 8192, matryoshka: [], languages: 'English',
+    queryPrefix: '', passagePrefix: '', pooling: 'mean', normalize: true, maxTokens: 8192, matryoshka: [], languages: 'English', lateChunking: 'recommended',
     source: 'jinaai/jina-embeddings-v2-small-en model card ("mean pooling", 8192 sequence length)',
   },
   {

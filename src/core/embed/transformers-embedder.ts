@@ -1,7 +1,9 @@
 import { yieldToEventLoop } from '../util/yield';
-import { AutoModel, AutoTokenizer, env, type PreTrainedModel, type PreTrainedTokenizer, type Tensor } from '@huggingface/transformers';
+import { AutoModel, AutoTokenizer, env, Tensor, type PreTrainedModel, type PreTrainedTokenizer } from '@huggingface/transformers';
 import { ModelTokenCounter, type TokenCounter } from '../segment/tokens';
-import { EmbeddingCancelled, lengthSortedOrder, type EmbedOptions, type EmbedRecipe, type EmbedResult, type Embedder } from './embedder';
+import { EmbeddingCancelled, lengthSortedOrder, type EmbedOptions, type EmbedRecipe, type EmbedResult, type Embedder, type LateChunkingSupport, type LateDocument, type LateEmbedOptions, type LateEmbedResult } from './embedder';
+import { transformerLateSupport } from './late-chunking';
+import { lateEmbedWith, type TokenModel } from './late-embed';
 import { finishVectors, poolTokens } from './pooling';
 import { resolveEmbeddingModel, type EmbeddingPreset, type EmbeddingSettings, type ResolvedModel } from './presets';
 import { staticForward } from './static-forward';
@@ -160,6 +162,47 @@ export class TransformersEmbedder implements Embedder {
       await yieldToEventLoop();
     }
     return { vectors, truncated: truncated.sort((a, b) => a - b) };
+  }
+
+  /** Late chunking: for token-pooling transformers; not for static models or a pooled-output graph (late-chunking.ts says why). */
+  get lateChunking(): LateChunkingSupport {
+    return transformerLateSupport(this.settings, this.maxTokens);
+  }
+
+  /** Late-chunked vectors of every unit of every document (late-embed.ts), finished as embed()'s are. */
+  async lateEmbed(documents: LateDocument[], options: LateEmbedOptions = {}): Promise<LateEmbedResult> {
+    const support = this.lateChunking;
+    if (!support.available) throw new Error(support.reason);
+    return lateEmbedWith(this.tokenModel(), documents, { ...options, spanTokens: options.spanTokens ?? support.spanTokens });
+  }
+
+  private tokenModel(): TokenModel {
+    const encode = (text: string, special: boolean) => (this.tokenizer(text, { add_special_tokens: special, return_tensor: false } as never) as unknown as { input_ids: number[] }).input_ids;
+    // The special tokens around a text, read off a probe: whatever the tokenizer puts before and after it.
+    const bare = encode('a', false);
+    const full = encode('a', true);
+    let at = full.findIndex((_, i) => bare.every((id, k) => full[i + k] === id));
+    if (at < 0) at = full.length;
+    const prefix = this.settings.passagePrefix ? encode(this.settings.passagePrefix, false) : [];
+    const pad = (this.tokenizer as unknown as { pad_token_id?: number }).pad_token_id ?? 0;
+    return {
+      tokenize: (texts) => (this.tokenizer(texts, { add_special_tokens: false, return_tensor: false } as never) as unknown as { input_ids: number[][] }).input_ids,
+      head: [...full.slice(0, at), ...prefix],
+      tail: full.slice(Math.min(full.length, at + bare.length)),
+      maxTokens: this.maxTokens,
+      dim: this.fullDim,
+      tokenVectors: async (inputs) => {
+        const seq = Math.max(...inputs.map((x) => x.length));
+        const ids = new BigInt64Array(inputs.length * seq).fill(BigInt(pad));
+        const mask = new BigInt64Array(inputs.length * seq);
+        inputs.forEach((x, b) => x.forEach((id, t) => ((ids[b * seq + t] = BigInt(id)), (mask[b * seq + t] = 1n))));
+        const out = await this.net({ input_ids: new Tensor('int64', ids, [inputs.length, seq]), attention_mask: new Tensor('int64', mask, [inputs.length, seq]) });
+        const hidden = out.last_hidden_state ?? out.token_embeddings;
+        if (!hidden) throw new Error(`${this.settings.id} returned no token vectors (outputs: ${Object.keys(out).join(', ')}): late chunking is not available for it`);
+        return { data: floats(hidden), seq: hidden.dims[1]!, dim: hidden.dims.at(-1)! };
+      },
+      finish: (means, dim) => finishVectors(means, dim, this.dim, { layerNorm: this.settings.layerNormBeforeTruncation && this.dim < this.fullDim, normalize: this.settings.normalize }),
+    };
   }
 
   async dispose(): Promise<void> {
