@@ -4,7 +4,7 @@
  * endpoints, and presets named on the command line.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -109,6 +109,36 @@ describe('CLI with an embedding endpoint', () => {
     const nokey = await cli('eval', '--data', join(dir, 'squad.json'), '--embedding-endpoint', mock.url, '--embedder', 'mock-embed');
     expect(nokey.code).toBe(2);
     expect(nokey.stderr).toContain('refused the request (HTTP 401: Incorrect API key provided) — no key was sent; give one');
+  });
+
+  it('export with an endpoint model: the bundle and the generated framework code name that endpoint, model and prefixes', async () => {
+    // A server that calls its model nomic-embed-text: the CLI takes the nomic preset's prompts for it.
+    const nomic = await startEmbeddingMockServer({ dim: 32, models: ['nomic-embed-text'] });
+    try {
+      const out = join(dir, 'bundle-endpoint');
+      const r = await cli('export', '--out', out, join(dir, 'town.md'), '--strategy', 'sentence', '--embedding-endpoint', `${nomic.url}/v1`, '--embedder', 'nomic-embed-text');
+      expect(r.code).toBe(0);
+      const text = (name: string) => readFileSync(join(out, name), 'utf8');
+      const manifest = JSON.parse(text('manifest.json')) as { embedding: Record<string, unknown> };
+      expect(manifest.embedding).toMatchObject({ model: `endpoint:${new URL(nomic.url).host}/nomic-embed-text@32`, pooling: 'endpoint', dims: 32, queryPrefix: 'search_query: ', passagePrefix: 'search_document: ', source: `endpoint ${nomic.url}/v1/embeddings model nomic-embed-text` });
+      const js = text('frameworks/langchain/retriever.mjs');
+      expect(js).toContain(`  configuration: { baseURL: "${nomic.url}/v1" },`);
+      expect(js).toContain('  model: "nomic-embed-text",');
+      expect(js).toContain('export const QUERY_PREFIX = "search_query: ";');
+      expect(js).toContain('export const PASSAGE_PREFIX = "search_document: ";');
+      const py = text('frameworks/llamaindex/pipeline.py');
+      expect(py).toContain(`    api_base="${nomic.url}/v1",`);
+      expect(py).toContain('QUERY_PREFIX = "search_query: "');
+      const yaml = text('frameworks/haystack/pipelines.yaml');
+      expect(yaml).toContain(`        api_base_url: "${nomic.url}/v1"`);
+      expect(yaml).toContain('        prefix: "search_document: "');
+      expect(yaml).toContain('        prefix: "search_query: "');
+      // Every unit went to the endpoint with the passage prompt in front.
+      const sent = nomic.requests.flatMap((q) => q.texts);
+      expect(sent).toContain('search_document: It was built in 1887 by the harbour guild.');
+    } finally {
+      await nomic.close();
+    }
   });
 
   it('a preset name resolves to its ONNX repository; the static test model runs through eval', async () => {
