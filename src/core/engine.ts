@@ -176,6 +176,12 @@ export class RetrievalEngine {
     this.retrieval.changed('lexical');
   }
 
+  /** Plain or late-chunked unit vectors (embed/late-chunking.ts), kept per variant: switching back costs nothing. */
+  setVectorVariant(vectors: StructureParams['vectors']): void {
+    this.structure = Object.freeze({ ...this.structure, vectors });
+    this.retrieval.changed('vectors');
+  }
+
   /**
    * A new engine without some documents. Units are renumbered, and every vector already
    * computed (all header variants) is carried over, so nothing is embedded again.
@@ -261,12 +267,7 @@ export class RetrievalEngine {
     return this.vectorVariants.snapshot(scope);
   }
 
-  /**
-   * Restores sets taken from an engine with the same documents, structure and model.
-   * 'skip': sets that do not fit (another model or dimension, more vectors than units) are
-   * left out and counted out of the result. 'exact': each set must hold one vector per
-   * unit of this model, or it throws and nothing after it is restored.
-   */
+  /** Restores sets of an engine with the same documents, structure and model: 'skip' leaves out (and does not count) sets that do not fit, 'exact' throws at the first (engine/vector-variants.ts). */
   restoreVectorSets(sets: readonly VectorSet[], mode: 'skip' | 'exact' = 'skip'): Promise<number> {
     return this.vectorVariants.restore(sets, mode);
   }
@@ -281,11 +282,7 @@ export class RetrievalEngine {
     await this.restoreVectorSets([{ key: this.variantKey(kind), dim: this.embedder?.dim ?? 0, data: vectors }], 'exact');
   }
 
-  /**
-   * Per document: units embedded so far, for the current header variant. By default every
-   * kind but semantic chunks: those exist only once found (a document would read "ready",
-   * then not), and their column says how far that is.
-   */
+  /** Per document: units embedded so far for the current variant; by default not semantic chunks (they exist only once found, their column says how far). */
   documentCoverage(kinds: UnitKind[] = UNIT_KINDS.filter((k) => k !== 'semantic')): { done: number; total: number }[] {
     return this.vectorVariants.documentCoverage(kinds);
   }

@@ -2,9 +2,10 @@
  * The engine's vectors: one set per unit kind × header variant × model (VectorStore), the
  * embedding jobs that fill them slice by slice, the semantic chunks found with the model, the
  * query vectors, and the snapshots saved and restored. The one place a new way of making
- * vectors plugs in (another embedder, an endpoint, late chunking).
+ * vectors plugs in (another embedder, an endpoint, late chunking: structure.vectors 'late').
  */
-import type { EmbedOptions } from '../embed/embedder';
+import type { EmbedOptions, Embedder } from '../embed/embedder';
+import { lateChunkingOf } from '../embed/late-chunking';
 import { FlatIndex } from '../index/flat-index';
 import type { VectorIndex } from '../index/vector-index';
 import { VectorStore, type VectorSet } from '../index/vector-store';
@@ -56,6 +57,7 @@ export class VectorVariants {
   private async embedMissing(kind: UnitKind, key: string, options: EmbedJobOptions): Promise<{ truncated: number[] }> {
     const embedder = this.core.embedder;
     if (!embedder) throw new Error('no embedding model is loaded');
+    if (this.core.structure().vectors === 'late') return this.embedLate(kind, key, embedder, options);
     const idx = await this.store.ensure(key, embedder.dim);
     const total = this.core.units.count(kind);
     const first = idx.size;
@@ -74,6 +76,49 @@ export class VectorVariants {
       this.changed('vectors');
     }
     return { truncated };
+  }
+
+  /**
+   * Late-chunked vectors (embed/late-chunking.ts): whole documents through the embedder's
+   * lateEmbed, a few at a time, each batch appended in unit order (the store is append-only) and
+   * searchable once done, so a cancel keeps the documents done. A unit is pooled from the
+   * document's own text: its header is not put before it (the title and headings are already
+   * in the stream, once), nor a situating context. Nothing is truncated: a unit longer than a
+   * span is pooled across spans.
+   */
+  private async embedLate(kind: UnitKind, key: string, embedder: Embedder, options: EmbedJobOptions): Promise<{ truncated: number[] }> {
+    const support = lateChunkingOf(embedder);
+    if (!support.available || !embedder.lateEmbed) throw new Error(support.available ? `late chunking is not available for ${embedder.model}` : support.reason);
+    const idx = await this.store.ensure(key, embedder.dim);
+    const units = this.core.units;
+    const first = idx.size;
+    const total = units.count(kind);
+    // Documents with units not embedded yet; a document begun elsewhere (a restored prefix) is pooled whole again, its missing units kept.
+    const docs = units.rangesByDoc(kind).flatMap(([a, b], d) => (b > first && b > a ? [{ d, a, b }] : []));
+    for (let i = 0; i < docs.length; ) {
+      const batch: typeof docs = [];
+      let n = 0;
+      while (i < docs.length && (batch.length === 0 || n + docs[i]!.b - docs[i]!.a <= EMBED_SLICE)) {
+        n += docs[i]!.b - docs[i]!.a;
+        batch.push(docs[i++]!);
+      }
+      const input = batch.map(({ d, a, b }) => ({
+        text: units.corpus.docs[d]!.text,
+        units: Array.from({ length: b - a }, (_, k) => {
+          const u = units.span(kind, a + k);
+          return { start: u.charStart, end: u.charEnd };
+        }),
+      }));
+      const from = Math.max(first, batch[0]!.a);
+      const r = await embedder.lateEmbed(input, {
+        ...(options.signal ? { signal: options.signal } : {}),
+        onProgress: (done, spans) => options.onEmbedProgress?.({ kind, done: from - first + Math.floor(((batch.at(-1)!.b - from) * done) / spans), total: total - first }),
+      });
+      await idx.add(r.vectors.subarray((from - batch[0]!.a) * embedder.dim));
+      options.onEmbedProgress?.({ kind, done: batch.at(-1)!.b - first, total: total - first });
+      this.changed('vectors');
+    }
+    return { truncated: [] };
   }
 
   /** The semantic chunks found so far, per document in order (sentence ranges from its first sentence). */
