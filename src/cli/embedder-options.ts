@@ -8,8 +8,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Embedder } from '../core/embed/embedder';
+import { presetForEndpointModel } from '../core/embed/endpoint-choice';
 import { EndpointEmbedder } from '../core/embed/endpoint-embedder';
-import { describeSettings, EMBEDDING_PRESETS, findPreset, type EmbeddingPreset } from '../core/embed/presets';
+import { describeSettings, EMBEDDING_PRESETS, findPreset } from '../core/embed/presets';
 import { TransformersEmbedder } from '../core/embed/transformers-embedder';
 
 export const EMBEDDER_OPTIONS = {
@@ -37,11 +38,7 @@ export const EMBEDDER_HELP = `  --embedder E          test (generated test model
   --embedding-dimensions N
                         Matryoshka size of a preset, or \`dimensions\` sent to the endpoint`;
 
-/** A preset whose prompts fit an endpoint's model name ("nomic-embed-text:latest" → nomic-embed-text-v1.5). */
-export function presetForEndpointModel(model: string): EmbeddingPreset | undefined {
-  const base = model.toLowerCase().replace(/:[^/]*$/, '').split('/').pop()!;
-  return findPreset(model) ?? EMBEDDING_PRESETS.find((p) => p.name.toLowerCase() === base || p.name.toLowerCase().startsWith(`${base}-v`));
-}
+export { presetForEndpointModel } from '../core/embed/endpoint-choice';
 
 function dimensionsOf(values: EmbedderValues, usage: (m: string) => Error): number | undefined {
   const raw = values['embedding-dimensions'];
