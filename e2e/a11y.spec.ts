@@ -55,6 +55,10 @@ async function check(page: Page, info: TestInfo, view: string, findings: Finding
       // Experimental in axe, so named here: a control's name must contain its visible text.
       .options({ rules: { 'label-content-name-mismatch': { enabled: true } } })
       .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']);
+    // Contrast depends on the colour scheme, not the width, and is the costly rule on a page of
+    // twelve full columns: each scheme's contrast is checked at 1280 for every view; the other
+    // sizes check everything else (names, roles, landmarks, overflow).
+    if (size.name === '1920' || size.name === '390') axe.disableRules(['color-contrast']);
     for (const selector of only) axe.include(selector);
     const result = await axe.analyze();
     for (const v of result.violations) {
@@ -119,7 +123,8 @@ test('every view at 1280, 1920 and 390 px and in dark mode: no serious axe viola
   const docview = page.getByRole('complementary', { name: 'Document view' });
   await expect(docview).toBeVisible();
   await expect(docview.locator('.range-hit').first()).toBeVisible({ timeout: 20_000 });
-  await check(page, info, 'document', findings, overflow);
+  // The rest of the page is as in the explore view, scanned there.
+  await check(page, info, 'document', findings, overflow, undefined, ['aside.docview']);
   await page.keyboard.press('Escape');
   await expect(docview).toBeHidden();
   await expect(block).toBeFocused();
