@@ -18,14 +18,17 @@ import type { FusedCandidate } from './retrieve/query-fusion';
 import type { RetrieverName } from './retrieve/retrievers';
 import { ApproxTokenCounter, type TokenCounter } from './segment/tokens';
 import { BlockMaker, QueryContext } from './strategies/context';
-import { strategyOf, type StrategyName } from './strategies/registry';
+import { strategyOf, strategySource, type StrategyName } from './strategies/registry';
 import type { Corpus } from './structure/corpus';
-import { embeddedText, type HeaderParams } from './structure/headers';
+import type { HeaderParams } from './structure/headers';
 import { validateLevels } from './structure/hierarchy';
 import { validateNaive } from './structure/naive-chunks';
 import { CorpusUnits, type SplitDocument, type UnitSpan } from './structure/units';
 import type { ChunkHierarchy, ChunkNode, ContextBlock, Document, NaiveChunk } from './types';
+import { contextualText } from './context/contextual-text';
 import { CandidateRetrieval, type Candidates } from './engine/candidate-retrieval';
+import { ContextualUnits } from './engine/contextual';
+import { foundBy } from './engine/found-by';
 import { LexicalIndexes } from './engine/lexical-indexes';
 import { kindOfKey, variantKey, type EngineChange, type EngineCore, type EngineOptions, type FusedStrategyResult, type StrategyResult } from './engine/types';
 import { VectorVariants, type EmbedJobOptions } from './engine/vector-variants';
@@ -50,6 +53,8 @@ export class RetrievalEngine {
   private readonly vectorVariants: VectorVariants;
   private readonly lexical: LexicalIndexes;
   private readonly retrieval: CandidateRetrieval;
+  /** Situating contexts (contextual retrieval) and the vectors of contextualised units. */
+  readonly contexts: ContextualUnits;
 
   constructor(options: EngineOptions = {}) {
     this.options = options;
@@ -68,13 +73,14 @@ export class RetrievalEngine {
       units: this.units,
       embedder: this.embedder,
       structure: () => this.structure,
-      unitText: (kind, id) => this.unitText(kind, id),
+      unitText: (kind, id, contextual) => this.unitText(kind, id, contextual),
       variantKey: (kind) => this.variantKey(kind),
     };
     const changed = (what: EngineChange) => this.retrieval.changed(what);
+    this.contexts = new ContextualUnits(core, options.contexts, options.contextVectors);
     this.vectorVariants = new VectorVariants(core, options.vectorIndex, changed);
-    this.lexical = new LexicalIndexes(core);
-    this.retrieval = new CandidateRetrieval(core, this.vectorVariants, this.lexical, () => this.reranker);
+    this.lexical = new LexicalIndexes(core, this.contexts);
+    this.retrieval = new CandidateRetrieval(core, this.vectorVariants, this.lexical, () => this.reranker, this.contexts);
   }
 
   /** Every vector set computed: see snapshotVectors / restoreVectorSets. */
@@ -147,16 +153,16 @@ export class RetrievalEngine {
     return this.units.enclosingNode(start, end);
   }
 
-  /** The text a unit is indexed and embedded as (its header first, when headers are on). */
-  unitText(kind: UnitKind, id: number): string {
+  /** The text a unit is indexed and embedded as: its header (when on), its context (`contextual`, default the switch; where written), its text. */
+  unitText(kind: UnitKind, id: number, contextual = this.structure.contextual): string {
     const u = this.units.span(kind, id);
     const text = kind === 'chunk' ? this.units.chunks[id]!.text : this.corpus.docs[u.doc]!.text.slice(u.charStart, u.charEnd);
-    return embeddedText(this.blocksOf.header(u.start, u.end), text);
+    return contextualText(this.blocksOf.header(u.start, u.end), contextual ? this.contexts.get(kind, id)?.text : undefined, text);
   }
 
-  /** The vector set key of a unit kind for the current header variant and model. */
+  /** The vector set key of a unit kind for the current header variant and model (never "|ctx": contextual vectors are an overlay). */
   variantKey(kind: UnitKind): string {
-    return variantKey(kind, this.structure.headers, this.embedder?.model, this.structure);
+    return variantKey(kind, this.structure.headers, this.embedder?.model, { ...this.structure, contextual: false });
   }
 
   /** The unit kind a vector set key belongs to. */
@@ -182,13 +188,19 @@ export class RetrievalEngine {
     this.retrieval.changed('vectors');
   }
 
+  /** Contextual retrieval on or off for every strategy: the plain vectors serve both, BM25 indexes are kept per variant. */
+  setContextual(contextual: boolean): void {
+    this.structure = Object.freeze({ ...this.structure, contextual });
+    this.retrieval.changed('lexical');
+  }
+
   /**
    * A new engine without some documents. Units are renumbered, and every vector already
    * computed (all header variants) is carried over, so nothing is embedded again.
    */
   async withoutDocuments(ids: Iterable<string>): Promise<RetrievalEngine> {
     const drop = new Set(ids);
-    const next = new RetrievalEngine({ ...this.options, embedder: this.embedder, reranker: this.reranker, counter: this.counter, structure: this.structure, maxSentenceTokens: this.corpus.maxSentenceTokens });
+    const next = new RetrievalEngine({ ...this.options, embedder: this.embedder, reranker: this.reranker, counter: this.counter, structure: this.structure, maxSentenceTokens: this.corpus.maxSentenceTokens, contexts: this.contexts.store, contextVectors: this.contexts.vectors });
     const keep = this.corpus.docs.map((d, i) => [d, i] as const).filter(([d]) => !drop.has(d.id));
     next.addDocuments(keep.map(([d]) => d));
     // Semantic chunks cost embeddings to find: the kept documents keep theirs (a prefix, in order).
@@ -215,8 +227,8 @@ export class RetrievalEngine {
   // ---- lexical indexes ------------------------------------------------------------------
 
   /** The BM25 index of a unit kind, brought up to date with the corpus. */
-  lexicalIndex(kind: UnitKind): LexicalIndex {
-    return this.lexical.get(kind);
+  lexicalIndex(kind: UnitKind, contextual = this.structure.contextual): LexicalIndex {
+    return this.lexical.get(kind, contextual);
   }
 
   /**
@@ -312,13 +324,13 @@ export class RetrievalEngine {
   // ---- retrieval (engine/candidate-retrieval.ts) and the strategies ----------------------
 
   /** Candidate units of one kind: BM25, vector, or both fused with weighted RRF, then optionally reranked; notes say what was not possible. */
-  candidates(query: string, kind: UnitKind, p: RetrievalParams): Promise<Candidates> {
-    return this.retrieval.candidates(query, kind, p);
+  candidates(query: string, kind: UnitKind, p: RetrievalParams, contextual = this.structure.contextual): Promise<Candidates> {
+    return this.retrieval.candidates(query, kind, p, contextual);
   }
 
   /** Query fusion's candidates: each query's, fused by RRF (k = 60) and cut to topK. */
-  fusedCandidates(queries: string[], kind: UnitKind, p: RetrievalParams): Promise<{ candidates: FusedCandidate[]; notes: string[]; used: RetrieverName | null }> {
-    return this.retrieval.fused(queries, kind, p);
+  fusedCandidates(queries: string[], kind: UnitKind, p: RetrievalParams, contextual = this.structure.contextual): Promise<{ candidates: FusedCandidate[]; notes: string[]; used: RetrieverName | null }> {
+    return this.retrieval.fused(queries, kind, p, contextual);
   }
 
   /** What a strategy works with for one query: units, costs, bounds, the query's vector similarities, blocks. */
@@ -332,7 +344,7 @@ export class RetrievalEngine {
             between: (i: number, j: number) => (i < idx.size && j < idx.size ? dot(idx.vector(i), idx.vector(j)) : null),
           }
         : null;
-    return new QueryContext(this.blocksOf, this.structure, query, similarity);
+    return new QueryContext(this.blocksOf, this.structure, query, similarity, (kind, id) => this.contexts.get(kind, id));
   }
 
   /** Turns candidates into a strategy's blocks: pure and synchronous (sliders call this). */
@@ -340,30 +352,17 @@ export class RetrievalEngine {
     return strategyOf(strategy).blocks(this.context(query), cands, p);
   }
 
-  /**
-   * Which queries found something inside a block: the union of `variants` of the fused
-   * candidates the block was built from (its hit sentences; for a chunk, its range).
-   */
-  foundBy(strategy: StrategyName, block: ContextBlock, cands: readonly FusedCandidate[]): number[] {
-    const kind = strategyOf(strategy).unit;
-    const hits = new Set(block.hits);
-    const found = new Set<number>();
-    for (const c of cands) {
-      const u = this.units.span(kind, c.id);
-      let inside = false;
-      // A chunk is retrieved whole: it found the block that is that chunk.
-      if (kind === 'chunk' || kind === 'packed' || kind === 'semantic') inside = u.doc === block.doc && u.start === block.sentences.start && u.end === block.sentences.end;
-      else for (let i = u.start; i < u.end && !inside; i++) inside = hits.has(i);
-      if (inside) c.variants.forEach((r, q) => r !== null && found.add(q));
-    }
-    return [...found].sort((a, b) => a - b);
+  /** Which of the fused queries found something inside a block (engine/found-by.ts); the kind is the one its provenance names. */
+  foundBy(_strategy: StrategyName, block: ContextBlock, cands: readonly FusedCandidate[]): number[] {
+    return foundBy(this.units, block.provenance.unit, block, cands);
   }
 
   /** Runs one strategy on query-fused candidates; blocks are judged against the original question (queries[0]). */
   async searchFused(queries: string[], strategy: StrategyName, params: Partial<RetrievalParams> = {}): Promise<FusedStrategyResult> {
     const p = retrievalParams(params);
     if (!queries.length) throw new Error('query fusion needs at least the question');
-    const { candidates, notes, used } = await this.fusedCandidates(queries, strategyOf(strategy).unit, p);
+    const src = strategySource(strategy, p, this.structure.contextual);
+    const { candidates, notes, used } = await this.fusedCandidates(queries, src.kind, p, src.contextual);
     const blocks = this.blocks(strategy, candidates, p, queries[0]);
     return {
       strategy,
@@ -381,13 +380,15 @@ export class RetrievalEngine {
   /** Runs strategies for a query: candidates once per unit kind, then each strategy's blocks. */
   async search(query: string, strategies: readonly StrategyName[], params: Partial<RetrievalParams> = {}): Promise<StrategyResult[]> {
     const p = retrievalParams(params);
-    const byKind = new Map<UnitKind, Candidates>();
+    // Once per unit kind and text (plain or contextual): strategies of one source share them.
+    const bySource = new Map<string, Candidates>();
+    const sourceKey = (s: StrategyName) => JSON.stringify(strategySource(s, p, this.structure.contextual));
     for (const s of strategies) {
-      const kind = strategyOf(s).unit;
-      if (!byKind.has(kind)) byKind.set(kind, await this.candidates(query, kind, p));
+      const src = strategySource(s, p, this.structure.contextual);
+      if (!bySource.has(sourceKey(s))) bySource.set(sourceKey(s), await this.candidates(query, src.kind, p, src.contextual));
     }
     return strategies.map((s) => {
-      const { candidates, notes, used } = byKind.get(strategyOf(s).unit)!;
+      const { candidates, notes, used } = bySource.get(sourceKey(s))!;
       const blocks = this.blocks(s, candidates, p, query);
       return { strategy: s, retriever: p.retriever, blocks, totalTokens: blocks.reduce((n, b) => n + b.tokens, 0), candidates: candidates.length, notes, used };
     });

@@ -172,6 +172,8 @@ export interface ContextBlock {
   text: string;
   /** Contextual chunk header, when headers are on. Counted in `tokens`. */
   header?: string;
+  /** The unit's situating context (contextual retrieval), handed over before its text. Counted in `tokens`. */
+  context?: { text: string; source: string; cut?: boolean; window?: boolean };
   /** Global indices of the retrieved sentences inside this block (highlighting). */
   hits: number[];
   score: number;

@@ -23,9 +23,11 @@ describe('column palette', () => {
     }
     const tol = new Set(Object.values(TOL_MUTED));
     // Tol's muted has nine colours and nine columns take them; naive and sentence-packed chunks
-    // (the two baselines) are greys, and semantic chunks take Tol's "light" orange.
-    expect(COLUMNS.filter((c) => c !== 'naive' && c !== 'packed' && c !== 'semantic').every((c) => tol.has(columnColour(c, 'light') as never))).toBe(true);
+    // (the two baselines) are greys, semantic chunks take Tol's "light" orange and contextual
+    // chunks his "vibrant" blue.
+    expect(COLUMNS.filter((c) => c !== 'naive' && c !== 'packed' && c !== 'semantic' && c !== 'contextual').every((c) => tol.has(columnColour(c, 'light') as never))).toBe(true);
     expect(columnColour('semantic', 'light')).toBe('#EE8866');
+    expect(columnColour('contextual', 'light')).toBe('#0077BB');
     expect(columnColour('window', 'light')).toBe('#332288');
     expect(columnColour('window', 'dark')).toBe('#8f82e6');
   });

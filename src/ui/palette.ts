@@ -36,6 +36,7 @@ const LIGHT: Record<ColumnId, string> = {
   adaptive: strategyColour('adaptive'),
   rse: strategyColour('rse'),
   'automerge-fill': strategyColour('automerge-fill'),
+  contextual: strategyColour('contextual'),
   fusion: TOL_MUTED.cyan,
   hybrid: TOL_MUTED.teal,
   reranked: TOL_MUTED.wine,

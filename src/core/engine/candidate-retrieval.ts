@@ -16,6 +16,7 @@ import { fuseRankings, type FusedCandidate } from '../retrieve/query-fusion';
 import { rerankCandidates } from '../retrieve/rerank';
 import { reciprocalRankFusion, type RankedList } from '../retrieve/rrf';
 import { BoundedCache } from '../util/bounded-cache';
+import type { ContextualUnits } from './contextual';
 import type { LexicalIndexes } from './lexical-indexes';
 import { SEMANTIC_NEEDS_MODEL, unitsWord, type EngineChange, type EngineCore } from './types';
 import type { VectorVariants } from './vector-variants';
@@ -44,6 +45,7 @@ export class CandidateRetrieval {
     private readonly vectors: VectorVariants,
     private readonly lexical: LexicalIndexes,
     private readonly reranker: () => Reranker | null,
+    private readonly contexts: ContextualUnits,
   ) {}
 
   /** Drops what a change makes stale: every change the candidates, new units or semantic chunks the masks too. */
@@ -69,20 +71,23 @@ export class CandidateRetrieval {
     return (id) => mask[id] === 1;
   }
 
-  /** Candidate units of one kind for a query, cached per retrieval parameters that change them. */
-  async candidates(query: string, kind: UnitKind, p: RetrievalParams): Promise<Candidates> {
+  /**
+   * Candidate units of one kind for a query, cached per retrieval parameters that change them.
+   * `contextual` (default: the structure's switch) retrieves units by their contextualised text.
+   */
+  async candidates(query: string, kind: UnitKind, p: RetrievalParams, contextual = this.core.structure().contextual): Promise<Candidates> {
     const reranker = this.reranker();
     // Sliders for windows, merging and budgets re-run blocks() on cached candidates.
-    const key = JSON.stringify([query, kind, p.retriever, p.topK, p.rrf, p.rerank.enabled && reranker ? [p.rerank.topN, reranker.model] : null, p.filters]);
+    const key = JSON.stringify([query, kind, p.retriever, p.topK, p.rrf, p.rerank.enabled && reranker ? [p.rerank.topN, reranker.model] : null, p.filters, contextual ? this.contexts.version(kind) : null]);
     const cached = this.cache.get(key);
     if (cached) return cached;
-    const result = await this.retrieve(query, kind, p, reranker);
+    const result = await this.retrieve(query, kind, p, reranker, contextual);
     this.cache.set(key, result);
     return result;
   }
 
-  private async retrieve(query: string, kind: UnitKind, p: RetrievalParams, reranker: Reranker | null): Promise<Candidates> {
-    const notes: string[] = [];
+  private async retrieve(query: string, kind: UnitKind, p: RetrievalParams, reranker: Reranker | null, contextual: boolean): Promise<Candidates> {
+    const notes: string[] = contextual ? this.contextNotes(kind, p.retriever !== 'bm25') : [];
     const { embedder, units } = this.core;
     if (kind === 'semantic') {
       if (!embedder) return { candidates: [], notes: [SEMANTIC_NEEDS_MODEL], used: null };
@@ -110,9 +115,12 @@ export class CandidateRetrieval {
     const fetch = p.retriever === 'hybrid' && wantVector ? k * 2 : k;
     if (wantBm25 || !wantVector) {
       const lang = queryLanguage(query, units.corpus.docs.map((d) => d.language));
-      lists.push({ name: 'bm25', items: this.lexical.get(kind).search(query, fetch, allow, lang), weight: p.rrf.weights.bm25 });
+      lists.push({ name: 'bm25', items: this.lexical.get(kind, contextual).search(query, fetch, allow, lang), weight: p.rrf.weights.bm25 });
     }
-    if (wantVector) lists.push({ name: 'vector', items: this.vectorHits(query, kind, vindex!, qvec!, 2 * k, allow, p).slice(0, fetch), weight: p.rrf.weights.vector });
+    if (wantVector) {
+      const hits = contextual ? this.contexts.search(kind, qvec!, 2 * k, allow, vindex) : this.vectorHits(query, kind, vindex!, qvec!, 2 * k, allow, p);
+      lists.push({ name: 'vector', items: hits.slice(0, fetch), weight: p.rrf.weights.vector });
+    }
     let cands: Candidate[];
     if (lists.length === 2) {
       cands = reciprocalRankFusion(lists, { c: p.rrf.c })
@@ -127,9 +135,18 @@ export class CandidateRetrieval {
       cands = cands.map((c) => ({ ...c, lexical }));
     }
     if (p.rerank.enabled && !reranker) notes.push('reranking is on but no reranker is loaded');
-    if (reranking) cands = await rerankCandidates(reranker!, query, cands, p.rerank.topN, (id) => this.core.unitText(kind, id));
+    if (reranking) cands = await rerankCandidates(reranker!, query, cands, p.rerank.topN, (id) => this.core.unitText(kind, id, contextual));
     const used: RetrieverName = lists.length === 2 ? 'hybrid' : lists[0]!.name === 'bm25' ? 'bm25' : 'vector';
     return { candidates: cands.slice(0, p.topK), notes, used };
+  }
+
+  /** What contextual retrieval of a kind stands on: how many units have a context, and how many of those are embedded. */
+  private contextNotes(kind: UnitKind, vectors: boolean): string[] {
+    const { written, embedded, total } = this.contexts.coverage(kind);
+    if (written === 0) return [`no contexts written for ${unitsWord(kind)} yet: every unit is retrieved by its plain text`];
+    const notes = written < total ? [`contexts cover ${written} of ${total} ${unitsWord(kind)}: the other ${total - written} are retrieved by their plain text`] : [];
+    if (vectors && this.core.embedder && embedded < written) notes.push(`${written - embedded} contexts are not embedded yet: vector search reads those units' plain vectors`);
+    return notes;
   }
 
   /**
@@ -152,14 +169,14 @@ export class CandidateRetrieval {
    * (the question first, then the LLM's variants), fused by RRF and cut to topK. Per-query
    * results come from the candidate cache; notes are merged without repeats.
    */
-  async fused(queries: string[], kind: UnitKind, p: RetrievalParams): Promise<{ candidates: FusedCandidate[]; notes: string[]; used: RetrieverName | null }> {
+  async fused(queries: string[], kind: UnitKind, p: RetrievalParams, contextual = this.core.structure().contextual): Promise<{ candidates: FusedCandidate[]; notes: string[]; used: RetrieverName | null }> {
     // One embedding batch for all queries instead of one model call each.
     if (p.retriever !== 'bm25') await this.vectors.embedQueries(queries);
     const lists: { query: string; candidates: Candidate[] }[] = [];
     const notes: string[] = [];
     let used: RetrieverName | null = null;
     for (const query of queries) {
-      const r = await this.candidates(query, kind, p);
+      const r = await this.candidates(query, kind, p, contextual);
       lists.push({ query, candidates: r.candidates });
       used ??= r.used;
       for (const n of r.notes) if (!notes.includes(n)) notes.push(n);

@@ -3,6 +3,7 @@
  * vector set. Below the pieces (vector variants, lexical indexes, candidate retrieval) and the
  * facade (engine.ts), so none of them imports another back.
  */
+import type { ContextStore } from '../context/context-store';
 import type { Embedder } from '../embed/embedder';
 import type { Reranker } from '../embed/reranker';
 import type { VectorIndex } from '../index/vector-index';
@@ -59,6 +60,10 @@ export interface EngineOptions {
   reranker?: Reranker | null;
   /** Longest sentence atom in tokens; default the smallest chunk level. */
   maxSentenceTokens?: number;
+  /** Situating contexts kept with the corpus (an engine without some documents shares its predecessor's). */
+  contexts?: ContextStore;
+  /** Vectors of contextualised units, shared the same way (see engine/contextual.ts). */
+  contextVectors?: Map<string, Float32Array>;
 }
 
 export interface EmbedProgress {
@@ -70,7 +75,9 @@ export interface EmbedProgress {
 /**
  * The vector set key of a unit kind for a header variant and model: "sentence|<headers>|<model>",
  * then "|ctx" for contextual units and "|late" for late-chunked vectors (absent for the plain
- * variant, so keys saved before these variants existed still match).
+ * variant, so keys saved before these variants existed still match). The engine's vector sets
+ * never carry "|ctx" (contextual vectors are an overlay beside the plain set, engine/contextual.ts);
+ * the contextual BM25 index's key does.
  */
 export function variantKey(kind: UnitKind, headers: HeaderParams, model: string | undefined, variant: { contextual?: boolean; vectors?: VectorVariant } = {}): string {
   return `${kind}|${headerKey(headers)}|${model ?? 'none'}${variant.contextual ? '|ctx' : ''}${variant.vectors === 'late' ? '|late' : ''}`;
@@ -90,7 +97,8 @@ export interface EngineCore {
   readonly units: CorpusUnits;
   readonly embedder: Embedder | null;
   structure(): Readonly<StructureParams>;
-  unitText(kind: UnitKind, id: number): string;
+  /** With `contextual` (default: the structure's switch), the unit's context comes before its text where it has one. */
+  unitText(kind: UnitKind, id: number, contextual?: boolean): string;
   variantKey(kind: UnitKind): string;
 }
 

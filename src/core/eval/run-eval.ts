@@ -1,7 +1,7 @@
 import type { RetrievalEngine } from '../engine';
 import { retrievalParams, type RetrievalParams, type UnitKind } from '../retrieve/params';
 import type { RetrieverName } from '../retrieve/retrievers';
-import { strategyOf, type StrategyName } from '../strategies/registry';
+import { strategyOf, strategySource, type StrategyName } from '../strategies/registry';
 import { DEFAULT_LEXICAL } from '../index/lexical-index';
 import type { EvalSet } from './dataset';
 import { goldRegions, judged, meanMetrics, metricIntervals, scoreQuestion, type MetricIntervals, type Metrics } from './metrics';
@@ -73,7 +73,8 @@ export async function evaluate(
   }));
 }
 
-/** Unit kinds the strategies need vectors for. */
-export function unitKinds(strategies: readonly StrategyName[]): UnitKind[] {
-  return [...new Set(strategies.map((s) => strategyOf(s).unit))];
+/** Unit kinds the strategies need vectors for (with `params`, the kind Contextual chunks are set to). */
+export function unitKinds(strategies: readonly StrategyName[], params: Partial<RetrievalParams> = {}): UnitKind[] {
+  const p = retrievalParams(params);
+  return [...new Set(strategies.map((s) => strategySource(s, p, false).kind))];
 }

@@ -8,7 +8,7 @@
 import type { RetrievalEngine } from '../engine';
 import { retrievalParams, type RetrievalParams } from '../retrieve/params';
 import { RETRIEVERS, type RetrieverName } from '../retrieve/retrievers';
-import { BASELINE, PARAM_GROUPS, STRATEGIES, strategyOf, SWEEP_AXES, type StrategyName, type SweepAxisId, type SweepAxisValues } from '../strategies/registry';
+import { BASELINE, PARAM_GROUPS, STRATEGIES, strategyOf, strategySource, SWEEP_AXES, type StrategyName, type SweepAxisId, type SweepAxisValues } from '../strategies/registry';
 import type { SweepAxis } from '../strategies/types';
 import type { EvalSet } from './dataset';
 import { goldRegions, judged, meanMetrics, metricIntervals, scoreQuestion, type Metrics, type MetricName } from './metrics';
@@ -118,12 +118,13 @@ export async function sweep(
       for (const rp of retrievalPoints(r, spec)) {
         for (const rerank of spec.rerank) {
           const base = retrievalParams({ ...rp, topK: spec.topK, budgetTokens: null, rerank: { enabled: rerank, topN: spec.topK } });
-          // Candidates once per unit kind; every strategy point reuses them.
+          // Candidates once per unit kind (and plain or contextual text); every strategy point reuses them.
           const byKind = new Map<string, Awaited<ReturnType<RetrievalEngine['candidates']>>>();
           for (const s of spec.strategies) {
-            const kind = strategyOf(s).unit;
-            let c = byKind.get(kind);
-            if (!c) byKind.set(kind, (c = await engine.candidates(q.question, kind, base)));
+            const src = strategySource(s, base, engine.structure.contextual);
+            const key = `${src.kind}|${src.contextual}`;
+            let c = byKind.get(key);
+            if (!c) byKind.set(key, (c = await engine.candidates(q.question, src.kind, base, src.contextual)));
             for (const sp of strategyPoints(s, spec)) {
               for (const budget of spec.budgets) {
                 const p = retrievalParams({ ...base, ...sp, budgetTokens: budget });

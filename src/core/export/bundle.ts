@@ -9,6 +9,7 @@ import { writeParquet } from './parquet';
 import { dataSql, functionsSql, schemaSql } from './sql';
 import { SQL_STRATEGY_UNIT } from './golden';
 import { corpusTables } from './tables';
+import { bundleContexts, CONTEXTS_FILE } from './contexts';
 
 export interface ExportOptions {
   /** The column being exported. */
@@ -43,6 +44,7 @@ export async function exportBundle(engine: RetrievalEngine, options: ExportOptio
   const retrievers = (options.retrievers ?? ['bm25', 'vector', 'hybrid']).filter((r) => vectorsFor(r));
   const golden = await goldenRun(engine, options.questions ?? [], params, { retrievers, strategies: SQL_STRATEGIES });
 
+  const contexts = bundleContexts(engine);
   const files: BundleFile[] = [];
   for (const t of tables) files.push({ name: parquetPath(t.name), bytes: writeParquet(t) });
   for (const t of tables) files.push({ name: jsonlPath(t.name), bytes: writeJsonl(t) });
@@ -62,11 +64,13 @@ export async function exportBundle(engine: RetrievalEngine, options: ExportOptio
       { name: 'LlamaIndex (Python)', files: ['frameworks/llamaindex/pipeline.py'], status: 'generated only' },
     ],
   });
+  if (contexts) base.contextual = contexts.manifest;
   const [schema, data, functions] = SQL_FILES;
   files.push({ name: schema, bytes: encoder.encode(schemaSql(dim)) });
   files.push({ name: data, bytes: dataSql(tables, base) });
   files.push({ name: functions, bytes: encoder.encode(functionsSql()) });
   files.push({ name: GOLDEN, bytes: encoder.encode(JSON.stringify(golden)) });
+  if (contexts) files.push({ name: CONTEXTS_FILE, bytes: encoder.encode(JSON.stringify(contexts.json)) });
   files.push(...frameworkFiles(base));
   const manifest: Manifest = { ...base, files: await fileEntries(files) };
   files.unshift({ name: MANIFEST, bytes: encoder.encode(JSON.stringify(manifest, null, 2) + '\n') });

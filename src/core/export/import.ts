@@ -10,6 +10,7 @@ import { yieldToEventLoop } from '../util/yield';
 import { documentsOf } from './bundle-documents';
 import { Checks, col, columnsOf, digestOf, table, timer, type BundleReads, type Files } from './import-tables';
 import { lexicalFromPostings } from './import-lexical';
+import { adoptContexts, CONTEXTS_FILE, contextualVectors, readBundleContexts } from './contexts';
 
 export { postingsAnalyzer } from './import-lexical';
 export type { BundleReads } from './import-tables';
@@ -186,6 +187,9 @@ export async function importBundle(bundle: BundleFile[] | BundleReads, options: 
     throw new BundleError(`the bundle's sentences or naive chunks do not fit its documents: ${(e as Error).message}`);
   }
   const addedIds = new Set(added.map((d) => d.id));
+  // Contexts before the BM25 postings, which hold them; into an open corpus only once all is checked (export/contexts.ts).
+  const bundleContexts = await readBundleContexts(manifest, await files.get(CONTEXTS_FILE));
+  if (bundleContexts && !into) adoptContexts(engine, bundleContexts, addedIds);
   const bundleDocs = documents.map((d, i) => ({ id: d.id, index: docIndex[i]! }));
   const keepDoc = new Set(bundleDocs.filter((d) => addedIds.has(d.id)).map((d) => d.index));
 
@@ -281,6 +285,10 @@ export async function importBundle(bundle: BundleFile[] | BundleReads, options: 
     }
   }
 
+  if (bundleContexts) {
+    if (into) adoptContexts(engine, bundleContexts, addedIds);
+    contextualVectors(engine, kinds, addedIds);
+  }
   await mark('vectorIndex');
   return { engine, manifest, added, duplicates, vectorKinds: kinds.filter((k) => engine.vectorCoverage(k).done === engine.unitCount(k)), lexicalKinds, timings: mark.all };
 

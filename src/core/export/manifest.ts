@@ -72,11 +72,28 @@ export interface Manifest {
     storage: { parquet: string; jsonl: string; postgres: string };
   };
   rrf: { formula: string; conventions: Record<string, string> };
+  /** Contextual retrieval, when the exported configuration uses it (export/contexts.ts). */
+  contextual?: ContextualManifest;
   sql: { strategies: SqlStrategy[]; notReproduced: string[]; call: string };
   /** Which targets the project's tests execute, and which are generated only. */
   targets: { name: string; files: string[]; status: 'verified by tests' | 'generated only' }[];
   tables: Record<string, { rows: number; columns: string[] }>;
   files: ManifestFile[];
+}
+
+/** The manifest's account of contextual retrieval, when the exported configuration uses it (export/contexts.ts). */
+export interface ContextualManifest {
+  /** contexts.json: the contexts of the exported documents, as the lab saves them. */
+  file: string;
+  /** Contexts carried per unit kind. */
+  contexts: Partial<Record<UnitKind, number>>;
+  /** Who wrote them ("model …", "endpoint … model …", "edited by you"), each with how many. */
+  sources: Record<string, number>;
+  /** The prompt's user template of the last run that wrote contexts (the default when none is recorded). */
+  prompt: string;
+  text: string;
+  vectors: string;
+  postings: string;
 }
 
 export interface ManifestInput {

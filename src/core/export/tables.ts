@@ -195,7 +195,8 @@ export function corpusTables(engine: RetrievalEngine, filters: MetadataFilter): 
   if (dim) {
     const all = engine.exportVectors();
     for (const kind of BUNDLE_KINDS) {
-      const data = all[kind];
+      // With contextual retrieval on, the vectors it searches: contextual where a unit has one (export/contexts.ts).
+      const data = structure.contextual ? (engine.contexts.rows(kind, all[kind], dim) ?? undefined) : all[kind];
       // A kind still being embedded is left out: a bundle carries whole vector sets only.
       if (!data || data.length !== engine.unitCount(kind) * dim) continue;
       vectorKinds.push(kind);

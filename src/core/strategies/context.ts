@@ -102,6 +102,7 @@ export class QueryContext implements StrategyContext {
     readonly structure: StrategyContext['structure'],
     readonly query: string,
     readonly similarity: StrategyContext['similarity'],
+    private readonly contextOf: StrategyContext['unitContext'] = () => undefined,
   ) {
     this.corpus = maker.units.corpus;
     this.hierarchy = maker.units.hierarchy;
@@ -139,6 +140,10 @@ export class QueryContext implements StrategyContext {
 
   provenance(unit: Provenance['unit'], hits: readonly Candidate[], extra: Partial<Provenance>): Provenance {
     return this.maker.provenance(unit, hits, extra);
+  }
+
+  unitContext(kind: UnitKind, id: number): ReturnType<StrategyContext['unitContext']> {
+    return this.contextOf(kind, id);
   }
 
   block(spec: BlockSpec): ContextBlock {

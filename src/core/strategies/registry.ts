@@ -6,15 +6,17 @@
 import { adaptive } from './adaptive';
 import { automerge } from './automerge';
 import { automergeFill } from './automerge-fill';
+import { contextual } from './contextual';
 import { naive } from './naive';
 import { packed } from './packed';
 import { rse } from './rse';
 import { semantic } from './semantic';
 import { sentence } from './sentence';
-import type { AxisValue, GroupValues, ParamGroup, Strategy, SweepAxis } from './types';
+import type { CommonRetrievalParams, UnitKind } from '../retrieve/param-types';
+import type { AxisValue, GroupValues, ParamGroup, Strategy, StrategyParams, SweepAxis } from './types';
 import { sentenceWindows } from './window';
 
-export const STRATEGY_LIST = [naive, sentence, sentenceWindows, automerge, adaptive, rse, automergeFill, packed, semantic] as const;
+export const STRATEGY_LIST = [naive, sentence, sentenceWindows, automerge, adaptive, rse, automergeFill, packed, semantic, contextual] as const;
 
 type Listed = (typeof STRATEGY_LIST)[number];
 export type StrategyName = Listed['name'];
@@ -39,6 +41,15 @@ export function strategyOf(name: StrategyName): Strategy {
   const s = byName.get(name);
   if (!s) throw new RangeError(`unknown strategy ${name}`);
   return s;
+}
+
+/**
+ * What a strategy retrieves with these parameters: its unit kind, and whether by contextualised
+ * text — its own say (Contextual chunks always are), else the structure's switch `contextual`.
+ */
+export function strategySource(name: StrategyName, p: CommonRetrievalParams & StrategyParamValues, contextual: boolean): { kind: UnitKind; contextual: boolean } {
+  const s = strategyOf(name);
+  return s.retrieves?.(p as StrategyParams<readonly ParamGroup[]>) ?? { kind: s.unit, contextual };
 }
 
 /** The strategy every other is measured against. */

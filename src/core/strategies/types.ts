@@ -123,6 +123,8 @@ export interface StrategyContext {
   unitSpan(kind: UnitKind, id: number): { doc: number; start: number; end: number };
   /** Cosine of sentence i with the query, and of two sentences; null where a vector is missing. */
   similarity: { toQuery(i: number): number | null; between(i: number, j: number): number | null } | null;
+  /** A unit's situating context, if one was written (contextual retrieval). */
+  unitContext(kind: UnitKind, id: number): { text: string; source: string; cut?: boolean; window?: boolean } | undefined;
   /** Where a block's score came from: the best hit's ranks and scores, and what the strategy adds. */
   provenance(unit: Provenance['unit'], hits: readonly Candidate[], extra: Partial<Provenance>): Provenance;
   /** A block over sentences [start, end): its text, header, tokens, highlighted hits and provenance. */
@@ -144,6 +146,11 @@ export interface Strategy<N extends string = string, G extends readonly ParamGro
   note?: string;
   /** What it retrieves before expanding or merging. */
   unit: UnitKind;
+  /**
+   * Where its parameters say otherwise: the unit kind it retrieves, and that it retrieves by
+   * contextualised text whatever the structure's switch says (Contextual chunks).
+   */
+  retrieves?(p: StrategyParams<G>): { kind: UnitKind; contextual: true };
   /** What one of its blocks is, as the document view says it: "the sentence window". */
   blockWords: string;
   /** The strategy every other is compared with. */
