@@ -1,37 +1,36 @@
 /**
  * The lab worker's state: the corpus session (documents, models, engine), the background
  * embedding job, the corpus map, the labelled set, and persistence. Each public method
- * answers one request of LabApi (routed in worker.ts); all heavy work happens here, off the
- * page's thread.
+ * answers one request of LabApi (routed in lab-handlers.ts); all heavy work happens here, off
+ * the page's thread. Parts it hands work to: file-intake.ts (reading a dropped file),
+ * load-refusal.ts (the memory estimate), import-store.ts (storing an imported bundle),
+ * lab-evaluation.ts (the labelled sets), status-throttle.ts, lab-runtime.ts.
  */
-import { LoaderError } from '../core/documents/builder';
-import { documentFromText, loadDocument } from '../core/documents/load';
-import { setPdfJsLoader, type PdfJs } from '../core/documents/pdf';
-import { setVoyWasmSource } from '../core/index/voy-index';
-import type { EvalSet } from '../core/eval/dataset';
-import { bundleNeed, checkLoad, documentNeed, engineCounts, tabBudget, type Budget, type LoadCheck, type LoadNeed } from '../core/memory/load-estimate';
+import { documentFromText } from '../core/documents/load';
+import { bundleNeed, documentNeed, tabBudget, type Budget, type LoadNeed } from '../core/memory/load-estimate';
 import type { StructureParams, UnitKind } from '../core/retrieve/params';
 import type { Document, DocumentContext } from '../core/types';
 import type { RpcContext } from '../rpc/server';
 import { RpcError } from '../rpc/wire';
 import type { Manifest } from '../core/export/manifest';
-import { blockView } from './block-view';
 import { exportZip, readBundleZip } from './bundle-jobs';
 import { CorpusMap } from './corpus-map';
 import { CorpusSession } from './corpus-session';
 import { EmbeddingJob, embeddingMissing } from './embedding-job';
-import { readEvalFiles, replayQuestion, runEvaluation, runOnQuestionSet, summarize } from './evaluation';
-import { configureRuntime } from './model-env';
+import { storeImport } from './import-store';
+import { readEvalFiles } from './evaluation';
+import { readInputFile } from './file-intake';
+import { LabEvaluation } from './lab-evaluation';
+import { configureLabRuntime } from './lab-runtime';
+import { loadRefusal } from './load-refusal';
 import { loadEmbedder, loadReranker } from './model-loader';
 import { Persistence, type SavedVectors } from './persistence';
 import { QuestionBook } from './question-set';
+import { StatusThrottle } from './status-throttle';
 import { VectorKeeper } from './vector-keeper';
-import { labError, LOAD_REFUSED, type AddResult, type LoadRefusal, type EvalSetSummary, type InitOptions, type InputFileMessage, type LabApi, type ModelChoice, type ModelStatus, type WorkerStatus } from './protocol';
+import { LOAD_REFUSED, type AddResult, type LoadRefusal, type InitOptions, type InputFileMessage, type LabApi, type ModelChoice, type ModelStatus, type WorkerStatus } from './protocol';
 import { searchColumns } from './search-columns';
 import { questionPassages } from './question-passages';
-
-/** Least time between two progress statuses (see scheduleStatus). */
-const STATUS_INTERVAL_MS = 1000;
 
 type Ctx<M extends keyof LabApi> = RpcContext<LabApi[M]['progress']>;
 type Result<M extends keyof LabApi> = Promise<LabApi[M]['result']>;
@@ -40,7 +39,7 @@ export class Lab {
   private options!: InitOptions;
   private readonly job = new EmbeddingJob({
     progress: () => {
-      this.scheduleStatus();
+      this.throttle.schedule();
       this.keeper.schedule(() => this.session.engine);
     },
     // Stored first, then said: a write that fails changes the status this posts.
@@ -51,14 +50,13 @@ export class Lab {
   });
   private readonly session = new CorpusSession(this.job);
   private readonly map = new CorpusMap(this.session, () => this.job.paused, {
-    progress: () => this.scheduleStatus(),
+    progress: () => this.throttle.schedule(),
     finished: () => this.postStatus(this.status()),
   });
   private embedderStatus: ModelStatus = { state: 'none' };
   private rerankerStatus: ModelStatus = { state: 'none' };
-  private evalSet: { set: EvalSet; format: EvalSetSummary['format'] } | null = null;
-  /** The set the last run measured (the imported one, or the question set's chosen part): replays use it. */
-  private ranSet: EvalSet | null = null;
+  /** The imported labelled set and the set the last run measured (lab-evaluation.ts). */
+  private readonly evaluation = new LabEvaluation();
   private readonly persistence = new Persistence();
   /** Vectors and semantic chunks stored per document as they are made (vector-keeper.ts); a refused write is said at once. */
   private readonly keeper = new VectorKeeper(this.persistence, () => this.postStatus(this.status()));
@@ -71,21 +69,15 @@ export class Lab {
   private unfinishedImport: string | null = null;
   /** What this tab may hold (from what the page read of the browser's memory at start). */
   private budget: Budget = tabBudget({});
-  private lastStatus = 0;
-  private statusTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Progress statuses, at most one a second (status-throttle.ts). */
+  private readonly throttle = new StatusThrottle(() => this.postStatus(this.status()));
 
   constructor(private readonly postStatus: (s: WorkerStatus) => void) {}
 
   async init(options: InitOptions): Result<'init'> {
     this.options = options;
     this.budget = tabBudget(options.memory ?? {});
-    configureRuntime(options.ortWasm, options.threads);
-    setVoyWasmSource(async () => (await fetch(options.voyWasm)).arrayBuffer());
-    setPdfJsLoader(async () => {
-      const pdfjs = (await import('pdfjs-dist/legacy/build/pdf.mjs')) as unknown as PdfJs;
-      pdfjs.GlobalWorkerOptions.workerSrc = options.pdfWorkerUrl;
-      return pdfjs;
-    });
+    configureLabRuntime(options);
     await this.persistence.open();
     let params: unknown = null;
     if (!options.fresh) {
@@ -110,39 +102,20 @@ export class Lab {
   async addFiles(files: InputFileMessage[], ctx: Ctx<'addFiles'>, force = false): Result<'addFiles'> {
     const result: AddResult = { added: [], errors: [], duplicates: [], cancelled: false };
     const total = files.length;
+    // Estimated from its size before it is parsed: a file too large beside what is indexed is
+    // refused alone; the drop's other files still go in when they fit.
+    const refusal = (file: InputFileMessage) => (force ? null : this.refusal(file.name, 'document', file.bytes.byteLength, documentNeed({ name: file.name, size: file.bytes.byteLength }, this.session.embedder?.dim ?? 0)));
     for (const [index, f] of files.entries()) {
       if (ctx.signal.aborted) {
         result.cancelled = true;
         break;
       }
-      // Estimated from its size before it is parsed: a file too large beside what is indexed is
-      // refused alone; the drop's other files still go in when they fit.
-      const refusal = force ? null : this.refusal(f.name, 'document', f.bytes.byteLength, documentNeed({ name: f.name, size: f.bytes.byteLength }, this.session.embedder?.dim ?? 0));
-      if (refusal) {
-        result.errors.push({ file: f.name, problem: { code: 'too-large', refusal } });
-        ctx.progress({ kind: 'file', file: f.name, stage: 'failed', index, total });
+      const read = await readInputFile(f, { index, total }, ctx, { refusal, faults: Boolean(this.options.faults) });
+      if ('problem' in read) {
+        result.errors.push({ file: f.name, problem: read.problem });
         continue;
       }
-      ctx.progress({ kind: 'file', file: f.name, stage: 'parse', index, total });
-      if (this.options.faults && f.name.includes('__crash__')) {
-        // Simulated crash: an uncaught error, and this request never answers.
-        setTimeout(() => {
-          throw new Error(`simulated worker crash while indexing ${f.name}`);
-        }, 0);
-        await new Promise(() => undefined);
-      }
-      let doc: Document;
-      try {
-        doc = await loadDocument(
-          { name: f.name, bytes: new Uint8Array(f.bytes), ...(f.lastModified ? { lastModified: f.lastModified } : {}), ...(f.language ? { language: f.language } : {}) },
-          { signal: ctx.signal, onOcrProgress: (p) => ctx.progress({ kind: 'file', file: f.name, stage: 'parse', index, total, ocr: { page: p.page, pages: p.pages, remainingMs: p.remainingMs } }) },
-        );
-      } catch (e) {
-        const problem = e instanceof LoaderError ? { code: 'rejected' as const, message: e.message } : { code: 'unreadable' as const, detail: (e as Error).message };
-        result.errors.push({ file: f.name, problem });
-        ctx.progress({ kind: 'file', file: f.name, stage: 'failed', index, total });
-        continue;
-      }
+      const { doc } = read;
       ctx.progress({ kind: 'file', file: f.name, stage: 'split', index, total });
       if (!this.session.addDocument(doc)) {
         result.duplicates.push(f.name);
@@ -152,7 +125,7 @@ export class Lab {
       result.added.push(this.session.lastSummary());
       await this.persistence.appendDocument(this.savedCorpus(), doc, this.session.lastSplit());
       ctx.progress({ kind: 'file', file: f.name, stage: 'done', index, total });
-      this.scheduleStatus();
+      this.throttle.schedule();
       // Let search requests in between files: results are usable while indexing goes on.
       await new Promise((r) => setTimeout(r, 0));
     }
@@ -298,7 +271,7 @@ export class Lab {
   // ---- bundles ---------------------------------------------------------------------
 
   exportBundle(req: LabApi['exportBundle']['params'], ctx: Ctx<'exportBundle'>): Result<'exportBundle'> {
-    return exportZip(this.session.engine, req, this.evalSet?.set ?? null, ctx.progress);
+    return exportZip(this.session.engine, req, this.evaluation.importedSet, ctx.progress);
   }
 
   /**
@@ -331,24 +304,9 @@ export class Lab {
     ctx.progress({ phase: 'store' });
     this.postStatus(this.status());
     await new Promise((resolve) => setTimeout(resolve, 0));
-    // Stored in one transaction (all or nothing), marked as under way until it commits: a page
-    // closed meanwhile keeps what was stored before, and the next start says so.
     const tMark = performance.now();
-    await this.persistence.markImport(name);
-    if (this.options.faults && name.includes('__crash__')) {
-      // Simulated tab closed while the import is being stored: it never gets stored (the test reloads the page).
-      await new Promise(() => undefined);
-    }
-    // The embedding job starts only for vectors the bundle lacks (when it ends it stores them all again).
-    const tPack = performance.now();
-    const splits = this.session.splitsForStorage();
-    const { vectors, semantic } = this.keeper.pending(this.session.engine, true);
-    // The BM25 indexes taken from the bundle's postings are kept as postings: a reload need not analyse the text.
-    const lexical = this.session.lexicalForStorage(r.lexicalKinds);
-    const tSave = performance.now();
-    if (await this.persistence.saveImport(this.savedCorpus(), this.session.docs, splits, vectors, lexical, semantic)) this.keeper.written(vectors, semantic);
-    await this.questions.corpusChanged();
-    const storeParts = { adopt: tMark - tStore, mark: tPack - tMark, pack: tSave - tPack, save: performance.now() - tSave };
+    const stored = await storeImport(name, r.lexicalKinds, { session: this.session, keeper: this.keeper, persistence: this.persistence, questions: this.questions, corpus: () => this.savedCorpus() }, Boolean(this.options.faults && name.includes('__crash__')));
+    const storeParts = { adopt: tMark - tStore, ...stored };
     const engine = this.session.engine;
     // Every kind the job embeds (a bundle may lack some: sentence-packed chunks, say), not only the bundle's three.
     if (embeddingMissing(engine)) this.job.start(engine);
@@ -375,23 +333,8 @@ export class Lab {
    * Why a load would not fit beside what the tab holds (the current engine, estimated the same
    * way), or null when it fits. An import into an open corpus builds a copy of it first.
    */
-  private refusal(file: string, source: LoadRefusal['source'], fileBytes: number, need: LoadNeed, vectorKinds: readonly UnitKind[] = Object.keys(need.counts.vectors) as UnitKind[]): LoadRefusal | null {
-    const held = engineCounts(this.session.engine);
-    const check: LoadCheck = checkLoad(held, need, this.budget, { copiesHeld: source === 'bundle' && held.sentences > 0, backend: this.session.indexBackend });
-    if (check.fits) return null;
-    return {
-      file,
-      source,
-      fileBytes,
-      sentences: need.counts.sentences,
-      vectorKinds: need.counts.dims ? [...vectorKinds] : [],
-      needBytes: check.needBytes,
-      loadedBytes: check.loadedBytes,
-      heldBytes: check.heldBytes,
-      budget: check.budget,
-      limit: check.limit ?? 'budget',
-      heapNeedBytes: check.heapNeedBytes,
-    };
+  private refusal(file: string, source: LoadRefusal['source'], fileBytes: number, need: LoadNeed, vectorKinds?: readonly UnitKind[]): LoadRefusal | null {
+    return loadRefusal({ engine: this.session.engine, backend: this.session.indexBackend, budget: this.budget }, file, source, fileBytes, need, vectorKinds);
   }
 
   // ---- evaluation --------------------------------------------------------------------
@@ -403,22 +346,15 @@ export class Lab {
       await this.session.reset(imported.set.docs);
       await this.afterCorpusChange();
     }
-    this.evalSet = imported;
-    return summarize(imported.set, imported.format);
+    return this.evaluation.keep(imported);
   }
 
   evalRun(spec: LabApi['evalRun']['params']['spec'], ctx: Ctx<'evalRun'>): Result<'evalRun'> {
-    if (spec.questions) return runOnQuestionSet(this.session.engine, this.questions.saved(), spec, ctx.progress, ctx.signal, (s) => (this.ranSet = s));
-    if (!this.evalSet) throw labError('no-eval-set');
-    this.ranSet = this.evalSet.set;
-    return runEvaluation(this.session.engine, this.evalSet.set, this.evalSet.format, spec, ctx.progress, ctx.signal);
+    return this.evaluation.run(this.session.engine, this.questions.saved(), spec, ctx);
   }
 
-  evalQuestion({ questionId, points }: LabApi['evalQuestion']['params']): Result<'evalQuestion'> {
-    const set = this.ranSet ?? this.evalSet?.set;
-    if (!set) throw labError('no-eval-set');
-    const engine = this.session.engine;
-    return replayQuestion(engine, set, questionId, points, (b) => blockView(engine, b));
+  evalQuestion(params: LabApi['evalQuestion']['params']): Result<'evalQuestion'> {
+    return this.evaluation.replay(this.session.engine, params);
   }
 
   // ---- status -----------------------------------------------------------------------
@@ -436,21 +372,5 @@ export class Lab {
       ...(this.unfinishedImport ? { unfinishedImport: this.unfinishedImport } : {}),
       ...(this.map.progress ? { map: this.map.progress } : {}),
     };
-  }
-
-  /**
-   * At most one progress status a second while embedding or indexing: every status re-renders
-   * the page's document list (hundreds of documents after a big import), and at 5 a second
-   * that rendering, not the worker, kept a typed question or a click waiting while the model
-   * re-cut semantic chunks. Statuses that end a job are posted at once (postStatus).
-   */
-  private scheduleStatus(): void {
-    if (this.statusTimer) return;
-    const wait = Math.max(0, STATUS_INTERVAL_MS - (performance.now() - this.lastStatus));
-    this.statusTimer = setTimeout(() => {
-      this.statusTimer = null;
-      this.lastStatus = performance.now();
-      this.postStatus(this.status());
-    }, wait);
   }
 }

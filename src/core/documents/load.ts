@@ -10,6 +10,7 @@ import { imageType } from './ocr';
 export { DOCUMENT_EXTENSIONS, UNSUPPORTED_TYPE } from './formats';
 import { parsePdf, type PdfOptions } from './pdf';
 import { parsePlainText } from './text';
+import { DEFAULT_MAX_BYTES, sizeProblem } from './size-check';
 
 /** A dropped or read file, as bytes (the same shape in the browser, a worker and Node). */
 export interface InputFile {
@@ -27,12 +28,7 @@ export interface LoadOptions extends PdfOptions {
   maxBytes?: number;
 }
 
-export const DEFAULT_MAX_BYTES = 100 * 1024 * 1024;
-
-/** Why a file of this size is refused, or null: checked before reading it, so a huge file never freezes the tab. */
-export function sizeProblem(name: string, size: number, max = DEFAULT_MAX_BYTES): string | null {
-  return size > max ? `${name}: the file is ${(size / 1048576).toFixed(1)} MB; the limit is ${(max / 1048576).toFixed(0)} MB` : null;
-}
+export { DEFAULT_MAX_BYTES, sizeProblem } from './size-check';
 
 /** The format from the file's first bytes, then its extension. */
 export function detectFormat(name: string, bytes: Uint8Array): DocumentFormat | null {

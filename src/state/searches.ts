@@ -1,0 +1,78 @@
+/**
+ * Searches: every shown column for the current question (an older answer never overwrites a
+ * newer one), searched again when what a column depends on arrives, and the document view
+ * a block opens.
+ */
+import type { BlockView, ColumnResult, ColumnSpec } from '../worker/protocol';
+import { chosenColumns } from './columns';
+import { fusionVariants, useGeneration } from './generation';
+import { labWorker, worker } from './lab-client';
+import { columnNoticeText, errorText, fusionStateText } from './messages';
+import { useResults, useView } from './stores';
+
+let searchSeq = 0;
+let researchTimer: ReturnType<typeof setTimeout> | null = null;
+
+export function scheduleResearch(ms: number): void {
+  if (researchTimer || !useView.getState().view.query.trim()) return;
+  researchTimer = setTimeout(() => {
+    researchTimer = null;
+    void search();
+  }, ms);
+}
+
+/** Runs every column for the current question; an older answer never overwrites a newer one. */
+export async function search(): Promise<void> {
+  const { view } = useView.getState();
+  if (!labWorker() || !view.query.trim()) return;
+  const seq = ++searchSeq;
+  useResults.setState({ searching: true });
+  try {
+    // Only the columns the user chose are searched: fewer columns answer sooner.
+    const columns: ColumnSpec[] = chosenColumns(view.retrieval.retriever, view.columns);
+    // Query fusion: the generator's variants of this question, once written (then search again).
+    const asked = view.query.trim();
+    const variants = fusionVariants(asked, () => {
+      if (useView.getState().view.query.trim() === asked) void search();
+    });
+    const r = await worker().request('search', { query: view.query, params: view.retrieval, columns, ...(variants ? { variants } : {}) }).promise;
+    if (seq !== searchSeq) return;
+    useResults.setState({ columns: worded(r.columns, asked), ms: r.ms, error: null, searching: false });
+  } catch (e) {
+    if (seq !== searchSeq) return;
+    useResults.setState({ error: errorText(e), searching: false });
+  }
+}
+
+/**
+ * The worker's notices become notes, first; the fusion column says what the generator is
+ * doing with the question, in place of the worker's generic notice.
+ */
+function worded(columns: ColumnResult[], asked: string): ColumnResult[] {
+  const f = useGeneration.getState().fusion;
+  const fusionNote = f && f.query === asked && f.state !== 'ready' ? fusionStateText({ ...f, state: f.state }) : null;
+  return columns.map(({ column, result: { notices, ...result } }) => ({
+    column,
+    result: { ...result, notes: column.fusion && fusionNote ? [fusionNote] : [...(notices ?? []).map(columnNoticeText), ...result.notes] },
+  }));
+}
+
+/** Opens a block in the document view (the document's text comes from the worker once). */
+export async function openBlock(block: BlockView, column: ColumnSpec): Promise<void> {
+  useResults.setState({ selected: { block, column } });
+  const current = useResults.getState().document;
+  if (current?.id === block.docId) return;
+  const doc = await worker().request('getDocument', { docId: block.docId }).promise;
+  if (useResults.getState().selected?.block.docId === doc.id) useResults.setState({ document: doc });
+}
+
+export function closeDocument(): void {
+  useResults.setState({ selected: null });
+}
+
+/** A document's whole text, from the worker (for writing its header title and summary). */
+export async function getDocumentText(docId: string): Promise<string> {
+  const doc = useResults.getState().document;
+  if (doc?.id === docId) return doc.text;
+  return (await worker().request('getDocument', { docId }).promise).text;
+}

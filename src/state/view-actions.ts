@@ -1,0 +1,98 @@
+/**
+ * Changes to the view (the URL's state): retrieval parameters search again at the next frame;
+ * structure, index and models go to the worker first; columns shown and compared.
+ */
+import type { RetrievalParams, StructureParams } from '../core/retrieve/params';
+import type { ColumnId, IndexBackend, ModelChoice, ModelProgress } from '../worker/protocol';
+import { perFrame } from './frame-coalesce';
+import { worker } from './lab-client';
+import { errorText } from './messages';
+import { search } from './searches';
+import { useModels, useResults, useView } from './stores';
+import { encodeView, normaliseColumns, shownColumnIds, type ViewState } from './url-state';
+
+let saveTimer: ReturnType<typeof setTimeout> | null = null;
+
+export async function loadModels(view: ViewState): Promise<void> {
+  if (view.indexBackend !== 'auto') await worker().request('setIndexBackend', { backend: view.indexBackend }).promise;
+  await Promise.all([loadModel('embedder', view.embedder), loadModel('reranker', view.reranker)]);
+  void search();
+}
+
+async function loadModel(role: 'embedder' | 'reranker', choice: ModelChoice | null): Promise<void> {
+  useModels.setState((s) => ({ progress: { ...s.progress, [role]: undefined } }));
+  const onProgress = (p: ModelProgress) => {
+    useModels.setState((s) => {
+      const prev = s.progress[role]?.files ?? {};
+      const files = p.file && p.total ? { ...prev, [p.file]: { loaded: p.loaded ?? 0, total: p.total } } : prev;
+      return { progress: { ...s.progress, [role]: { ...p, files } } };
+    });
+  };
+  await worker().request(role === 'embedder' ? 'loadEmbedder' : 'loadReranker', { choice }, { onProgress }).promise;
+}
+
+export function writeUrl(view: ViewState): void {
+  const q = encodeView(view);
+  history.replaceState(null, '', `${location.pathname}${q ? `?${q}` : ''}${location.hash}`);
+  if (saveTimer) clearTimeout(saveTimer);
+  saveTimer = setTimeout(() => void worker().request('saveParams', { params: q }).promise.catch(() => undefined), 400);
+}
+
+export function update(change: (v: ViewState) => void): ViewState {
+  const view = structuredClone(useView.getState().view);
+  change(view);
+  useView.setState({ view });
+  writeUrl(view);
+  return view;
+}
+
+/** One search per animation frame, however many slider events came in it (the last values win). */
+const searchThisFrame = perFrame(() => void search());
+
+/** Retrieval-only parameters: new columns at the next frame, nothing re-embedded. */
+export function setRetrieval(change: (r: RetrievalParams) => void): void {
+  update((v) => change(v.retrieval));
+  searchThisFrame();
+}
+
+export function setQuery(query: string): void {
+  update((v) => (v.query = query));
+}
+
+/** Parameters that change embedded text: the worker rebuilds and re-embeds (variants are cached). */
+export async function setStructure(change: (s: StructureParams) => void): Promise<void> {
+  const view = update((v) => change(v.structure));
+  try {
+    await worker().request('setStructure', { structure: view.structure }).promise;
+  } catch (e) {
+    useResults.setState({ error: errorText(e) });
+  }
+  void search();
+}
+
+/** Switches the vector index; vectors move over, nothing is re-embedded. */
+export async function setIndexBackend(backend: IndexBackend): Promise<void> {
+  update((v) => (v.indexBackend = backend));
+  await worker().request('setIndexBackend', { backend }).promise;
+  void search();
+}
+
+export function setModel(role: 'embedder' | 'reranker', choice: ModelChoice | null): void {
+  const view = update((v) => (v[role] = choice));
+  void loadModel(role, view[role]).then(() => search());
+}
+
+/** Shows these columns in this order (null: all); a compared pair that is no longer shown ends compare mode. */
+export function setColumns(ids: ColumnId[] | null): void {
+  update((v) => {
+    v.columns = normaliseColumns(ids);
+    const shown = shownColumnIds(v);
+    if (v.compare && !v.compare.every((id) => shown.includes(id))) v.compare = null;
+  });
+  void search();
+}
+
+/** Compare two: these two shown columns side by side (null: back to all columns). */
+export function setCompare(pair: [ColumnId, ColumnId] | null): void {
+  update((v) => (v.compare = pair && pair[0] !== pair[1] && pair.every((id) => shownColumnIds(v).includes(id)) ? pair : null));
+}

@@ -1,0 +1,42 @@
+/** The lab protocol's models (joined into LabApi in protocol.ts): which model to load, how it went, its progress. */
+
+export type Dtype = 'fp32' | 'fp16' | 'q8' | 'q4';
+
+export type Device = 'wasm' | 'webgpu';
+
+export interface ModelChoice {
+  model: string;
+  dtype: Dtype;
+  device: Device;
+  /** 'local': the self-hosted /models/ folder; 'hub': the Hugging Face hub (browser cache). */
+  source: 'local' | 'hub';
+}
+
+/** Why a model could not be loaded; the page words it. */
+export type ModelFailure =
+  /** The self-hosted folder does not hold the model's files. */
+  | { code: 'not-found'; folder: string }
+  /** The download failed (offline, or the hub is blocked). */
+  | { code: 'offline'; model: string }
+  /** The server answered with something that is not model files (a web page). */
+  | { code: 'not-model-files'; model: string }
+  | { code: 'load-failed'; model: string; detail: string };
+
+export interface ModelStatus {
+  state: 'none' | 'loading' | 'ready' | 'failed';
+  model?: string;
+  dim?: number;
+  isTestModel?: boolean;
+  /** Why it failed. */
+  failure?: ModelFailure;
+}
+
+/** Model download/load progress, in bytes where the hub says them. */
+export interface ModelProgress {
+  kind: 'model';
+  role: 'embedder' | 'reranker';
+  file?: string;
+  loaded?: number;
+  total?: number;
+  status: string;
+}

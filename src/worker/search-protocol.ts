@@ -1,0 +1,59 @@
+/** The lab protocol's search (joined into LabApi in protocol.ts): the columns asked for and the blocks they hand over. */
+import type { StrategyResult } from '../core/engine';
+import type { RetrievalParams, RetrieverName, StrategyName } from '../core/retrieve/params';
+import type { ContextBlock } from '../core/types';
+
+/** A column: one per strategy (its name), and the hybrid, reranked and query-fusion comparisons. */
+export type ColumnId = StrategyName | 'fusion' | 'hybrid' | 'reranked';
+
+export interface ColumnSpec {
+  id: ColumnId;
+  label: string;
+  strategy: StrategyName;
+  retriever: RetrieverName;
+  rerank: boolean;
+  /** Query fusion: retrieve for the question and the search request's variants, fuse by RRF. */
+  fusion?: boolean;
+}
+
+/** A block with what the page needs to show it without asking again. */
+export interface BlockView extends ContextBlock {
+  docId: string;
+  docTitle: string;
+  sectionPath: string[];
+  pageStart?: number;
+  pageEnd?: number;
+  /** Pages are slides (.pptx, .odp): the block cites "slide 7". */
+  pageUnit?: 'slide';
+  /** The block's text was read by OCR: the lowest confidence (0–100) of its OCR'd paragraphs. */
+  ocrConfidence?: number;
+  /** Character spans of the retrieved sentences, relative to block.text. */
+  hitSpans: [number, number][];
+  /** Mean similarity of the block's sentences to the query and to each other (needs sentence vectors). */
+  coherence?: { toQuery: number; internal: number | null };
+  /** The chunk-tree node around the block (character span in the document), when there is one. */
+  parent?: { start: number; end: number; level: number; tokens: number };
+  /** Query fusion: indices into the column's `variants` (0 = the question) whose retrieval found this block. */
+  foundBy?: number[];
+}
+
+/** What the lab says about a column besides the engine's notes; the page words it. */
+export type ColumnNotice =
+  /** A query-fusion column without variants: it needs a generator to write them. */
+  | { code: 'fusion-needs-generator' }
+  /** The variants only repeated the question: the question was searched alone. */
+  | { code: 'fusion-repeats-question' };
+
+export interface ColumnResult {
+  column: ColumnSpec;
+  /** `variants`: a query-fusion column's queries, the question first. `notices`: see ColumnNotice (worded into `notes` by the page). */
+  result: Omit<StrategyResult, 'blocks'> & { blocks: BlockView[]; variants?: string[]; notices?: ColumnNotice[] };
+}
+
+export interface SearchRequest {
+  query: string;
+  params: RetrievalParams;
+  columns: ColumnSpec[];
+  /** The LLM's rewrites of the query (without it), for query-fusion columns. */
+  variants?: string[];
+}
