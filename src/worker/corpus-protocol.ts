@@ -35,6 +35,8 @@ export interface EmbeddingStatus {
   /** The unit kind being embedded now, and seconds left at the current rate. */
   unit?: UnitKind;
   etaS?: number;
+  /** Units embedded per second in this pass. */
+  perSecond?: number;
   /** Units of `unit` embedded so far in this pass (finer than coverage, which grows by slices). */
   progress?: { done: number; total: number };
   /** Texts cut at the model's limit so far (only their beginning is embedded). */

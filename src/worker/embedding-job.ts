@@ -4,7 +4,11 @@
  * and the vectors made so far keep working.
  */
 import { EmbeddingCancelled } from '../core/embed/embedder';
+import type { EmbeddingSendPlan } from '../core/embed/endpoint-choice';
 import type { RetrievalEngine } from '../core/engine';
+import { unitsWord } from '../core/engine/types';
+import { ApproxTokenCounter } from '../core/segment/tokens';
+import { DEFAULT_SEMANTIC } from '../core/structure/semantic-chunks';
 import { UNIT_KINDS, type UnitKind } from '../core/retrieve/params';
 import type { EmbeddingStatus } from './protocol';
 
@@ -21,6 +25,36 @@ export function embeddingMissing(engine: RetrievalEngine): boolean {
   return s.done < s.total || KINDS.some((k) => engine.vectorCoverage(k).done < engine.unitCount(k));
 }
 
+/**
+ * What embedding the whole corpus with a new model sends (for an endpoint's consent): every
+ * unit of every kind, and for semantic chunks first each sentence with its neighbours (the
+ * chunks themselves, found from those, are counted as about the sentences' tokens again).
+ * Tokens are the approximate counter's: the endpoint's tokenizer is not known here.
+ */
+export function sendPlan(engine: RetrievalEngine): EmbeddingSendPlan {
+  const approx = new ApproxTokenCounter();
+  const parts: EmbeddingSendPlan['parts'] = [];
+  let tokens = 0;
+  for (const kind of KINDS) {
+    if (kind === 'semantic') continue;
+    const n = engine.unitCount(kind);
+    for (let i = 0; i < n; i++) tokens += approx.count(engine.unitText(kind, i));
+    if (n) parts.push({ what: unitsWord(kind), count: n });
+  }
+  const c = engine.corpus;
+  const buffer = (engine.structure.semantic ?? DEFAULT_SEMANTIC).buffer;
+  const sentenceTokens = Array.from({ length: c.sentences.length }, (_, i) => approx.count(engine.unitText('sentence', i)));
+  for (let d = 0; d < c.docs.length; d++) {
+    const [a, b] = [c.docStarts[d]!, c.docStarts[d + 1]!];
+    for (let i = a; i < b; i++) {
+      for (let j = Math.max(a, i - buffer); j < Math.min(b, i + buffer + 1); j++) tokens += sentenceTokens[j]!;
+      tokens += sentenceTokens[i]!;
+    }
+  }
+  if (c.sentences.length) parts.push({ what: 'sentences with their neighbours (to find semantic chunks), then those chunks', count: c.sentences.length });
+  return { units: parts.reduce((n, p) => n + p.count, 0), tokens, parts };
+}
+
 export interface EmbeddingJobEvents {
   /** Progress moved (called often: throttle what it does). */
   progress(): void;
@@ -32,7 +66,7 @@ export class EmbeddingJob {
   /** The user paused embedding. */
   paused = false;
   private current: { controller: AbortController; engine: RetrievalEngine } | null = null;
-  private info: { unit?: UnitKind; etaS?: number; truncated: number; error?: string; progress?: { done: number; total: number } } = { truncated: 0 };
+  private info: { unit?: UnitKind; etaS?: number; perSecond?: number; truncated: number; error?: string; progress?: { done: number; total: number } } = { truncated: 0 };
   /**
    * Units embedded since the worker started (not restored ones), semantic chunks aside as in
    * the documents' counts, and documents whose semantic chunks were cut.
@@ -80,7 +114,10 @@ export class EmbeddingJob {
                 const perMs = p.done / Math.max(1, performance.now() - started);
                 this.info.unit = kind;
                 this.info.progress = { done: p.done, total: p.total };
-                if (p.done > 0) this.info.etaS = Math.ceil((p.total - p.done) / perMs / 1000);
+                if (p.done > 0) {
+                  this.info.etaS = Math.ceil((p.total - p.done) / perMs / 1000);
+                  this.info.perSecond = Math.round(perMs * 1000 * 10) / 10;
+                }
                 this.events.progress();
               },
             }).finally(counted);
@@ -94,6 +131,7 @@ export class EmbeddingJob {
           this.current = null;
           delete this.info.unit;
           delete this.info.etaS;
+          delete this.info.perSecond;
           delete this.info.progress;
           await this.events.finished();
         }
@@ -118,6 +156,7 @@ export class EmbeddingJob {
       made: { ...this.made },
       ...(info.unit ? { unit: info.unit } : {}),
       ...(info.etaS !== undefined ? { etaS: info.etaS } : {}),
+      ...(info.perSecond !== undefined ? { perSecond: info.perSecond } : {}),
       ...(info.progress ? { progress: info.progress } : {}),
       ...(info.error ? { error: info.error } : {}),
     };

@@ -40,6 +40,7 @@ export function labHandlers(getLab: () => Promise<Lab>): Handlers<LabApi> {
     search: on('concurrent', (lab, p) => lab.search(p)),
     getDocument: on('concurrent', (lab, p) => lab.getDocument(p.docId)),
     saveParams: on('concurrent', (lab, p) => lab.saveParams(p.params)),
+    sendPlan: on('concurrent', (lab) => lab.sendPlan()),
     projection: on('concurrent', (lab, p, ctx) => lab.projection(p.method, ctx)),
     mapQuery: on('concurrent', (lab, p) => lab.mapQuery(p)),
     mapPoint: on('concurrent', (lab, p) => lab.mapPoint(p)),

@@ -16,7 +16,8 @@ import type { Manifest } from '../core/export/manifest';
 import { exportZip, readBundleZip } from './bundle-jobs';
 import { CorpusMap } from './corpus-map';
 import { CorpusSession } from './corpus-session';
-import { EmbeddingJob, embeddingMissing } from './embedding-job';
+import type { EmbeddingSendPlan } from '../core/embed/endpoint-choice';
+import { EmbeddingJob, embeddingMissing, sendPlan } from './embedding-job';
 import { storeImport } from './import-store';
 import { readEvalFiles } from './evaluation';
 import { readInputFile } from './file-intake';
@@ -189,6 +190,10 @@ export class Lab {
     if (await this.session.setIndexBackend(backend)) this.job.start(this.session.engine);
     this.postStatus(this.status());
     return this.status();
+  }
+
+  sendPlan(): EmbeddingSendPlan {
+    return sendPlan(this.session.engine);
   }
 
   setEmbedding(running: boolean): WorkerStatus {

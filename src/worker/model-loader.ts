@@ -4,6 +4,8 @@
  * coded reason, never an exception.
  */
 import type { Embedder } from '../core/embed/embedder';
+import { endpointConfig, type EndpointChoice } from '../core/embed/endpoint-choice';
+import { EndpointEmbedder } from '../core/embed/endpoint-embedder';
 import { CrossEncoderReranker, type Reranker } from '../core/embed/reranker';
 import { TransformersEmbedder } from '../core/embed/transformers-embedder';
 import { configureModelSource, describeLoadError, pickDevice } from './model-env';
@@ -22,8 +24,28 @@ export interface Loaded<M> {
   status: ModelStatus;
 }
 
+/**
+ * An endpoint is checked with one fixed text (EndpointEmbedder.connect), never the user's; the
+ * browser's own fetch carries the requests, so the page's CSP and the server's CORS apply.
+ */
+async function loadEndpoint(e: EndpointChoice): Promise<Loaded<Embedder>> {
+  const label = `"${e.model.trim()}" at ${e.baseUrl.trim()}`;
+  try {
+    const model = await EndpointEmbedder.connect(endpointConfig(e), {
+      ...(e.batchSize ? { batchSize: e.batchSize } : {}),
+      ...(e.concurrency ? { concurrency: e.concurrency } : {}),
+      fetch: (input, init) => globalThis.fetch(input, init),
+    });
+    return { model, status: { state: 'ready', model: `${e.model.trim()} at ${model.url}`, dim: model.dim, isTestModel: false } };
+  } catch (err) {
+    // The endpoint's own sentence names the URL and model; the page shows it as is.
+    return { model: null, status: { state: 'failed', model: label, failure: { code: 'load-failed', model: label, detail: (err as Error).message } } };
+  }
+}
+
 export async function loadEmbedder(choice: ModelChoice | null, modelsUrl: string, emit: (p: ModelProgress) => void): Promise<Loaded<Embedder>> {
   if (!choice) return { model: null, status: { state: 'none' } };
+  if (choice.endpoint) return loadEndpoint(choice.endpoint);
   try {
     await configureModelSource(choice, modelsUrl);
     const device = await pickDevice(choice.device);

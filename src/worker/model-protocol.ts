@@ -1,3 +1,5 @@
+import type { EndpointChoice } from '../core/embed/endpoint-choice';
+
 /** The lab protocol's models (joined into LabApi in protocol.ts): which model to load, how it went, its progress. */
 
 export type Dtype = 'fp32' | 'fp16' | 'q8' | 'q4';
@@ -10,6 +12,8 @@ export interface ModelChoice {
   device: Device;
   /** 'local': the self-hosted /models/ folder; 'hub': the Hugging Face hub (browser cache). */
   source: 'local' | 'hub';
+  /** An OpenAI-compatible embeddings endpoint instead of a transformers.js model (the key only in memory). */
+  endpoint?: EndpointChoice;
 }
 
 /** Why a model could not be loaded; the page words it. */

@@ -5,6 +5,7 @@
  * (src/state/messages.ts). The messages' types live by method group in *-protocol.ts and are
  * re-exported here, so callers import them from one place.
  */
+import type { EmbeddingSendPlan } from '../core/embed/endpoint-choice';
 import type { StructureParams } from '../core/retrieve/params';
 import type { Document, DocumentContext } from '../core/types';
 import { RpcError, type RpcMethod } from '../rpc/wire';
@@ -52,6 +53,8 @@ export type LabApi = QuestionApi & QuestionGenerationApi & {
   /** Sets (or with null, drops) a document's title and summary for contextual headers; its units are embedded again. */
   setDocumentContext: RpcMethod<{ docId: string; context: DocumentContext | null }, WorkerStatus>;
   clear: RpcMethod<Record<string, never>, WorkerStatus>;
+  /** What embedding the whole corpus with a new model would send (an endpoint's consent). */
+  sendPlan: RpcMethod<Record<string, never>, EmbeddingSendPlan>;
   saveParams: RpcMethod<{ params: unknown }, null>;
   setIndexBackend: RpcMethod<{ backend: IndexBackend }, WorkerStatus>;
   setEmbedding: RpcMethod<{ running: boolean }, WorkerStatus>;
