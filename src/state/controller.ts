@@ -23,7 +23,7 @@ import { WorkerClient } from './worker-client';
 
 export { addFiles, addText, cancelIndexing, cancelLoading, clearCorpus, dismissProblems, loadAnyway, loadSampleCorpus, removeDocument, retryFailed, setDocumentContext, setEmbedding } from './corpus-actions';
 export { closeDocument, getDocumentText, openBlock, search } from './searches';
-export { setColumns, setCompare, setIndexBackend, setModel, setQuery, setRetrieval, setStructure } from './view-actions';
+export { endpointSendPlan, setColumns, setCompare, setIndexBackend, setModel, setQuery, setRetrieval, setStructure } from './view-actions';
 /** The worker client, for the corpus map's store; null before the lab has started. */
 export { labWorker } from './lab-client';
 

@@ -13,6 +13,7 @@ import { DEFAULT_SEMANTIC } from '../core/structure/semantic-chunks';
 import { ANALYZERS, isAnalyzer } from '../core/index/analyzer';
 import { BM25_VARIANTS, DEFAULT_LEXICAL, isBm25Variant } from '../core/index/lexical-index';
 import type { ColumnId, Device, Dtype, IndexBackend, ModelChoice } from '../worker/protocol';
+import { endpointFromParam, endpointToParam } from '../core/embed/endpoint-choice';
 import { COLUMN_IDS, isColumnId } from './columns';
 
 export interface ViewState {
@@ -72,6 +73,7 @@ const GROUP_FIELDS: { group: ParamGroup; field: ParamField & { url: string } }[]
 const listed = (xs: readonly string[]) => `${xs.slice(0, -1).join(', ')} or ${xs.at(-1)}`;
 
 function modelToParam(m: ModelChoice | null): string {
+  if (m?.endpoint) return 'endpoint';
   return m ? [m.model, m.dtype, m.device, m.source].join('~') : 'none';
 }
 
@@ -121,6 +123,7 @@ export function encodeView(v: ViewState): string {
   set('bm', (s.lexical ?? DEFAULT_LEXICAL).bm25, ds.lexical.bm25);
   set('em', modelToParam(v.embedder), modelToParam(d.embedder));
   set('rm', modelToParam(v.reranker), modelToParam(d.reranker));
+  if (v.embedder?.endpoint) q.set('ee', endpointToParam(v.embedder.endpoint));
   set('ix', v.indexBackend, d.indexBackend);
   if (v.columns) q.set('cols', v.columns.join(','));
   if (v.compare) q.set('cmp', v.compare.join(','));
@@ -133,7 +136,7 @@ export interface Decoded {
   notices: string[];
 }
 
-const KNOWN = new Set(['q', 'r', 'k', 'b', ...GROUP_FIELDS.map((f) => f.field.url), 'c', 'w', 'rn', 'fd', 'fs', 'fl', 'df', 'dt', 'lv', 'sl', 'nc', 'no', 'pc', 'po', 'sb', 'sp', 'h', 'ht', 'hs', 'hf', 'an', 'bm', 'em', 'rm', 'ix', 'cols', 'cmp']);
+const KNOWN = new Set(['q', 'r', 'k', 'b', ...GROUP_FIELDS.map((f) => f.field.url), 'c', 'w', 'rn', 'fd', 'fs', 'fl', 'df', 'dt', 'lv', 'sl', 'nc', 'no', 'pc', 'po', 'sb', 'sp', 'h', 'ht', 'hs', 'hf', 'an', 'bm', 'em', 'ee', 'rm', 'ix', 'cols', 'cmp']);
 
 export function decodeView(search: string, base: ViewState = defaultView()): Decoded {
   const q = new URLSearchParams(search.startsWith('?') ? search.slice(1) : search);
@@ -167,6 +170,12 @@ export function decodeView(search: string, base: ViewState = defaultView()): Dec
     const raw = q.get(key);
     if (raw === null) return;
     if (raw === 'none') return apply(null);
+    // An embedding endpoint (its settings in `ee`, never its key); loading it waits for the user's consent.
+    if (raw === 'endpoint' && key === 'em') {
+      const e = endpointFromParam(q.get('ee') ?? '');
+      if (typeof e === 'string') return void notices.push(`ignored em=endpoint: ${e}`);
+      return apply({ model: `${e.model} at ${e.baseUrl}`, dtype: 'fp32', device: 'wasm', source: 'hub', endpoint: e });
+    }
     const [id, dtype, device, source] = raw.split('~');
     if (!id || !/^[\w.-]+\/[\w.-]+$/.test(id) || !DTYPES.includes(dtype as Dtype) || !DEVICES.includes(device as Device) || (source !== 'hub' && source !== 'local')) {
       return void notices.push(`ignored ${key}: not a model choice`);

@@ -2,8 +2,10 @@
  * Changes to the view (the URL's state): retrieval parameters search again at the next frame;
  * structure, index and models go to the worker first; columns shown and compared.
  */
+import type { EmbeddingSendPlan } from '../core/embed/endpoint-choice';
 import type { RetrievalParams, StructureParams } from '../core/retrieve/params';
 import type { ColumnId, IndexBackend, ModelChoice, ModelProgress } from '../worker/protocol';
+import { askConsent, hasConsent, withEndpointKey } from './embedding-endpoint';
 import { perFrame } from './frame-coalesce';
 import { worker } from './lab-client';
 import { errorText } from './messages';
@@ -20,6 +22,12 @@ export async function loadModels(view: ViewState): Promise<void> {
 }
 
 async function loadModel(role: 'embedder' | 'reranker', choice: ModelChoice | null): Promise<void> {
+  // An endpoint this browser never agreed to (a shared link) waits for the user's confirm; the key goes only to its own URL.
+  if (choice?.endpoint && !hasConsent(choice.endpoint)) {
+    askConsent(choice);
+    choice = null;
+  }
+  choice = withEndpointKey(choice);
   useModels.setState((s) => ({ progress: { ...s.progress, [role]: undefined } }));
   const onProgress = (p: ModelProgress) => {
     useModels.setState((s) => {
@@ -75,6 +83,11 @@ export async function setIndexBackend(backend: IndexBackend): Promise<void> {
   update((v) => (v.indexBackend = backend));
   await worker().request('setIndexBackend', { backend }).promise;
   void search();
+}
+
+/** What embedding the whole corpus through an endpoint would send, for its consent. */
+export function endpointSendPlan(): Promise<EmbeddingSendPlan> {
+  return worker().request('sendPlan', {}).promise;
 }
 
 export function setModel(role: 'embedder' | 'reranker', choice: ModelChoice | null): void {

@@ -1,10 +1,15 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { setModel } from '../../state/controller';
+import { askConsent, cancelConsent, endpointChoiceOf, settingsOfChoice, useEmbeddingEndpoint } from '../../state/embedding-endpoint';
 import { modelFailureText } from '../../state/messages';
 import { useCorpus, useModels, useView } from '../../state/stores';
 import type { Device, Dtype, ModelChoice, ModelStatus } from '../../worker/protocol';
 import { useLocalModels, useWebGpuAdapter } from './availability';
 import { CustomModelId, EmbedderSettings } from './EmbedderSettings';
+import { EndpointConsent } from './EndpointConsent';
+import { EndpointProgress } from './EndpointProgress';
+import { EndpointSettings } from './EndpointSettings';
+import { LargeCorpusHint } from './LargeCorpusHint';
 
 export interface PickerModel {
   id: string;
@@ -36,15 +41,19 @@ interface Draft {
 }
 
 const DTYPE_LABELS: Record<Dtype, string> = { q8: 'q8', fp32: 'fp32', fp16: 'fp16', q4: 'q4' };
+/** The model select's value for "Your own endpoint" (not a model id: ids have a slash). */
+const ENDPOINT = '@endpoint';
 
 function draftOf(choice: ModelChoice | null, models: PickerModel[], dtypes: Dtype[]): Draft {
   if (!choice) return { model: '', source: 'hub', dtype: models[0]?.dtype ?? 'q8', device: 'wasm' };
+  if (choice.endpoint) return { model: ENDPOINT, source: 'hub', dtype: 'fp32', device: 'wasm' };
   const dtype = dtypes.includes(choice.dtype) ? choice.dtype : (models.find((m) => m.id === choice.model)?.dtype ?? dtypes[0]!);
   return { model: choice.model, source: choice.source, dtype, device: choice.device };
 }
 
 function choiceOf(d: Draft, models: PickerModel[]): ModelChoice | null {
   if (!d.model) return null;
+  if (d.model === ENDPOINT) return endpointChoiceOf(useEmbeddingEndpoint.getState().settings);
   const test = models.find((m) => m.id === d.model)?.testModel;
   return { model: d.model, dtype: d.dtype, device: d.device, source: test ? 'local' : d.source };
 }
@@ -81,14 +90,23 @@ export function ModelPicker({ role, models, dtypes, text }: { role: Role; models
     setPrevKey(choiceKey);
     setDraft(draftOf(choice, models, dtypes));
   }
+  // A view naming an endpoint (a shared link, a reload) shows its settings.
+  const choiceEndpoint = choice?.endpoint;
+  useEffect(() => {
+    if (choiceEndpoint) useEmbeddingEndpoint.setState((st) => ({ settings: settingsOfChoice(choiceEndpoint, st.settings) }));
+  }, [choiceKey]); // eslint-disable-line react-hooks/exhaustive-deps
+  // Re-rendered as the endpoint fields change, so "Press Load to apply" follows them.
+  useEmbeddingEndpoint((st) => st.settings);
+  const endpoint = role === 'embedder' && draft.model === ENDPOINT;
   const adapter = useWebGpuAdapter(draft.device === 'webgpu');
   const ids = useId();
 
   const info = models.find((m) => m.id === draft.model);
   const isTest = Boolean(info?.testModel);
+  const asking = useEmbeddingEndpoint((st) => st.ask !== null);
   // Test models only where their files are really served; the applied one always, so the select can show it.
   const offered = models.filter((m) => !m.testModel || local.has(m.id) || m.id === choice?.model);
-  const unknown = draft.model && !info ? draft.model : null;
+  const unknown = draft.model && !info && draft.model !== ENDPOINT ? draft.model : null;
   const pending = JSON.stringify(choiceOf(draft, models)) !== JSON.stringify(choice);
 
   const pickModel = (id: string) => {
@@ -114,12 +132,15 @@ export function ModelPicker({ role, models, dtypes, text }: { role: Role; models
             </option>
           ))}
           {unknown && <option value={unknown}>{unknown}</option>}
+          {role === 'embedder' && <option value={ENDPOINT}>Your own endpoint (OpenAI-compatible)</option>}
           <option value="">{text.none}</option>
         </select>
       </label>
-      {role === 'embedder' && <CustomModelId onPick={pickModel} />}
-      {role === 'embedder' && <EmbedderSettings model={draft.model} />}
-      {draft.model && (
+      {role === 'embedder' && !endpoint && <CustomModelId onPick={pickModel} />}
+      {role === 'embedder' && !endpoint && <EmbedderSettings model={draft.model} />}
+      {role === 'embedder' && !endpoint && <LargeCorpusHint model={draft.model} onPick={pickModel} />}
+      {endpoint && <EndpointSettings />}
+      {draft.model && !endpoint && (
         <div className="m-grid">
           <label className="m-field" htmlFor={`${ids}-source`}>
             <span>Source</span>
@@ -165,12 +186,27 @@ export function ModelPicker({ role, models, dtypes, text }: { role: Role; models
         </p>
       )}
       <div className="m-actions">
-        <button type="button" aria-label={text.names.load} onClick={() => setModel(role, choiceOf(draft, models))}>
+        <button
+          type="button"
+          aria-label={text.names.load}
+          disabled={endpoint && asking}
+          onClick={() => {
+            const next = choiceOf(draft, models);
+            // Nothing goes to an endpoint before the user has read what would be sent.
+            if (next?.endpoint) askConsent(next);
+            else {
+              if (role === 'embedder') cancelConsent();
+              setModel(role, next);
+            }
+          }}
+        >
           Load
         </button>
         {pending && <span className="m-small">Press Load to apply.</span>}
       </div>
+      {role === 'embedder' && <EndpointConsent />}
       <ModelState role={role} status={status} text={text} />
+      {role === 'embedder' && choice?.endpoint && status?.state === 'ready' && <EndpointProgress />}
     </fieldset>
   );
 }

@@ -1,0 +1,82 @@
+/**
+ * "Your own endpoint": an OpenAI-compatible /v1/embeddings server's base URL, model, optional key
+ * (in memory unless the user ticks "remember"), dimensions, batch size and concurrency; which
+ * prompts its model gets; what the server must allow (CORS). Nothing is sent from here: Load
+ * first shows what would be sent (EndpointConsent).
+ */
+import { useId, useState } from 'react';
+import { presetForEndpointModel } from '../../core/embed/endpoint-choice';
+import { setEndpointSettings, useEmbeddingEndpoint, type EndpointSettings as Settings } from '../../state/embedding-endpoint';
+
+export function EndpointSettings() {
+  const s = useEmbeddingEndpoint((st) => st.settings);
+  const ids = useId();
+  const [showKey, setShowKey] = useState(false);
+  const set = (change: (c: Settings) => void) => setEndpointSettings(change);
+  const preset = s.model.trim() ? presetForEndpointModel(s.model.trim()) : undefined;
+  return (
+    <div className="m-endpoint" data-testid="endpoint-settings">
+      <label className="m-field" htmlFor={`${ids}-url`}>
+        <span>Base URL</span>
+        <input id={`${ids}-url`} aria-label="Embedding endpoint base URL" type="url" spellCheck={false} value={s.baseUrl} placeholder="http://localhost:11434/v1" onChange={(e) => set((c) => void (c.baseUrl = e.target.value))} />
+      </label>
+      <label className="m-field" htmlFor={`${ids}-model`}>
+        <span>Model</span>
+        <input id={`${ids}-model`} aria-label="Embedding endpoint model" spellCheck={false} value={s.model} placeholder="nomic-embed-text, text-embedding-3-small, …" onChange={(e) => set((c) => void (c.model = e.target.value))} />
+      </label>
+      <label className="m-field" htmlFor={`${ids}-key`}>
+        <span>API key (optional)</span>
+        <span className="m-row">
+          <input id={`${ids}-key`} aria-label="Embedding endpoint API key" type={showKey ? 'text' : 'password'} autoComplete="off" spellCheck={false} value={s.apiKey} onChange={(e) => set((c) => void (c.apiKey = e.target.value))} />
+          <button type="button" className="link" onClick={() => setShowKey((v) => !v)}>
+            {showKey ? 'hide' : 'show'}
+          </button>
+        </span>
+      </label>
+      <label className="m-check" htmlFor={`${ids}-remember`}>
+        <input id={`${ids}-remember`} type="checkbox" checked={s.rememberKey} onChange={(e) => set((c) => void (c.rememberKey = e.target.checked))} /> Remember the key in this browser
+      </label>
+      <p className="m-small">
+        {s.rememberKey ? 'The key is stored in this browser’s localStorage for this site until you untick the box.' : 'The key is kept only while this page is open.'} It is sent only to the URL above.
+      </p>
+      <div className="m-grid3">
+        <NumberField label="Dimensions" name="Embedding endpoint dimensions" min={1} max={65536} value={s.dimensions} optional onValue={(n) => set((c) => void (c.dimensions = n))} />
+        <NumberField label="Batch size" name="Embedding endpoint batch size" min={1} max={2048} value={s.batchSize} onValue={(n) => set((c) => void (c.batchSize = n ?? c.batchSize))} />
+        <NumberField label="Concurrency" name="Embedding endpoint concurrency" min={1} max={32} value={s.concurrency} onValue={(n) => set((c) => void (c.concurrency = n ?? c.concurrency))} />
+      </div>
+      <p className="m-small">Dimensions are sent as <code>dimensions</code> only when set (OpenAI text-embedding-3 and some servers take it).</p>
+      <p className="m-small">
+        {preset
+          ? `Prompts from the ${preset.name} preset: ${preset.queryPrefix ? JSON.stringify(preset.queryPrefix) : 'none'} before questions, ${preset.passagePrefix ? JSON.stringify(preset.passagePrefix) : 'none'} before units.`
+          : 'No preset matches this model name: no prompt is put before the texts.'}
+      </p>
+      <p className="m-small">
+        The server must allow this page’s origin ({location.origin}) by CORS: Ollama allows 127.0.0.1 by default, other origins through OLLAMA_ORIGINS; LM Studio needs CORS turned on (lms server start --cors); llama.cpp’s server allows any origin unless --cors-origins says otherwise. Plain http works only on this machine; other hosts need https.
+      </p>
+    </div>
+  );
+}
+
+/** A whole number within [min, max]; `optional` fields may be emptied (null). */
+function NumberField({ label, name, min, max, value, optional = false, onValue }: { label: string; name: string; min: number; max: number; value: number | null; optional?: boolean; onValue: (n: number | null) => void }) {
+  const id = useId();
+  return (
+    <label className="m-field" htmlFor={id}>
+      <span>{label}</span>
+      <input
+        id={id}
+        aria-label={name}
+        type="number"
+        min={min}
+        max={max}
+        placeholder={optional ? 'model’s own' : undefined}
+        value={value ?? ''}
+        onChange={(e) => {
+          if (optional && e.target.value.trim() === '') return onValue(null);
+          const n = Math.round(Number(e.target.value));
+          if (Number.isFinite(n) && n >= min) onValue(Math.min(max, n));
+        }}
+      />
+    </label>
+  );
+}
