@@ -1,12 +1,14 @@
 /**
- * npm run bench:quality [-- --json FILE] [-- --quick] [-- --analyzer A,B --bm25 V,W] [-- --bm25-only]
+ * npm run bench:quality [-- --json FILE] [-- --quick] [-- --analyzer A,B --bm25 V,W] [-- --bm25-only] [-- --skip-late]
  *
  * One table over the shared evaluation data: SQuAD v1.1 whole articles (en), XQuAD
  * (zh, es, de), FaQuAD (pt) and SciFact (BEIR, en) — BM25, the TEST embedder and hybrid
  * RRF, every strategy, at 256 and 512 context tokens. Plus SciFact BM25 over whole
  * abstracts beside the published Anserini nDCG@10. Prints numbers; asserts nothing.
  * --analyzer and --bm25 measure each analyzer × BM25 variant (default: the lab's default);
- * --bm25-only skips the embedder (BM25 rows only, minutes instead of many).
+ * --bm25-only skips the embedder (BM25 rows only, minutes instead of many). Vector and hybrid
+ * rows come twice: plain vectors and late-chunked ones (the TEST model's token vectors ignore
+ * their context, so its late rows measure the pipeline, not the worth; --skip-late leaves them out).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -29,7 +31,7 @@ import { BM25_VARIANTS, DEFAULT_LEXICAL, lexicalLabel, type LexicalParams } from
 import type { RetrieverName } from '../../src/core/retrieve/retrievers';
 
 const { values } = parseArgs({
-  options: { json: { type: 'string' }, quick: { type: 'boolean' }, analyzer: { type: 'string' }, bm25: { type: 'string' }, 'bm25-only': { type: 'boolean' } },
+  options: { json: { type: 'string' }, quick: { type: 'boolean' }, analyzer: { type: 'string' }, bm25: { type: 'string' }, 'bm25-only': { type: 'boolean' }, 'skip-late': { type: 'boolean' } },
 });
 const pick = <T extends string>(v: string | undefined, allowed: readonly T[], fallback: T): T[] => {
   const items = (v ?? fallback).split(',').map((x) => x.trim()) as T[];
@@ -40,6 +42,9 @@ const LEXICAL: LexicalParams[] = pick(values.analyzer, ANALYZERS, DEFAULT_LEXICA
   pick(values.bm25, BM25_VARIANTS, DEFAULT_LEXICAL.bm25).map((bm25) => ({ analyzer, bm25 })),
 );
 const bm25Only = Boolean(values['bm25-only']);
+const withLate = !bm25Only && !values['skip-late'];
+/** How late-chunked rows are labelled: with the test model they say nothing about the technique's worth. */
+const LATE_LABEL = 'late · test model — measures the pipeline, not the worth';
 
 interface Row {
   dataset: string;
@@ -47,6 +52,8 @@ interface Row {
   retriever: string;
   /** The analyzer and BM25 variant (for bm25 and hybrid rows). */
   lexical?: LexicalParams;
+  /** How unit vectors were made (vector and hybrid rows): each unit alone, or late-chunked (LATE_LABEL). */
+  vectors?: 'plain' | 'late';
   strategy: string;
   budgetTokens: number | null;
   metrics: Metrics;
@@ -95,7 +102,12 @@ for (const ds of datasets(quick)) {
   const set = ds.load();
   const engine = new RetrievalEngine({ embedder });
   engine.addDocuments(set.docs);
-  if (embedder) for (const kind of UNIT_KINDS) await engine.embedUnits(kind);
+  const embedSeconds = async () => {
+    const t = performance.now();
+    if (embedder) for (const kind of UNIT_KINDS) await engine.embedUnits(kind);
+    return (performance.now() - t) / 1000;
+  };
+  const plainSeconds = await embedSeconds();
   // One point per strategy (each sweep axis at its default: window 3/3, threshold 0.5; RRF c 60, weights ½ ½), at both budgets.
   const spec = defaultSweep({ ...axisValues({}, DEFAULT_RETRIEVAL), rrfC: [60], bm25Weights: [0.5], budgets: [256, 512] });
   // Semantic chunks are cut by embeddings: without a model there are none to measure.
@@ -107,10 +119,22 @@ for (const ds of datasets(quick)) {
   for (const { lexical, retrievers } of retrieverPlan.splice(0)) {
     engine.setLexical(lexical);
     for (const p of await sweep(engine, set, { ...spec, retrievers })) {
-      rows.push({ dataset: ds.name, language: ds.language, retriever: p.retriever, ...(p.retriever !== 'vector' ? { lexical } : {}), strategy: p.strategy, budgetTokens: p.budgetTokens, metrics: p.metrics, intervals: p.intervals! });
+      rows.push({ dataset: ds.name, language: ds.language, retriever: p.retriever, ...(p.retriever !== 'vector' ? { lexical } : {}), ...(p.retriever !== 'bm25' ? { vectors: 'plain' as const } : {}), strategy: p.strategy, budgetTokens: p.budgetTokens, metrics: p.metrics, intervals: p.intervals! });
     }
   }
-  timings.push(`${ds.name}: ${set.docs.length} docs, ${engine.corpus.sentences.length} sentences, ${set.questions.length} questions, ${((performance.now() - t) / 1000).toFixed(0)} s`);
+  let late = '';
+  if (withLate) {
+    // The same points with late-chunked vectors (semantic chunks stay cut by plain sentence vectors).
+    engine.setLexical(LEXICAL[0]!);
+    engine.setVectorVariant('late');
+    const lateSeconds = await embedSeconds();
+    for (const p of await sweep(engine, set, { ...spec, retrievers: ['vector', 'hybrid'] })) {
+      rows.push({ dataset: ds.name, language: ds.language, retriever: p.retriever, ...(p.retriever === 'hybrid' ? { lexical: LEXICAL[0]! } : {}), vectors: 'late', strategy: p.strategy, budgetTokens: p.budgetTokens, metrics: p.metrics, intervals: p.intervals! });
+    }
+    engine.setVectorVariant('plain');
+    late = `, embedding every kind ${plainSeconds.toFixed(1)} s plain, ${lateSeconds.toFixed(1)} s late-chunked`;
+  }
+  timings.push(`${ds.name}: ${set.docs.length} docs, ${engine.corpus.sentences.length} sentences, ${set.questions.length} questions${late}, ${((performance.now() - t) / 1000).toFixed(0)} s`);
   process.stderr.write(`done ${timings.at(-1)}\n`);
 }
 
@@ -136,8 +160,8 @@ console.log(
 );
 console.log(
   renderTable(
-    ['dataset', 'lang', 'retriever', 'lexical', 'strategy', 'budget', 'hit@1', 'hit@5', 'ans in ctx', 'MRR', 'nDCG@10', 'ctx tokens'],
-    rows.map((r) => [r.dataset, r.language, r.retriever, r.lexical ? lexicalLabel(r.lexical) : '–', r.strategy, r.budgetTokens ?? 'none', f(r.metrics.hitAt1), f(r.metrics.hitAt5), f(r.metrics.answerInContext), f(r.metrics.mrr), f(r.metrics.ndcg10), Number(r.metrics.meanContextTokens.toFixed(1))]),
+    ['dataset', 'lang', 'retriever', 'lexical', 'vectors', 'strategy', 'budget', 'hit@1', 'hit@5', 'ans in ctx', 'MRR', 'nDCG@10', 'ctx tokens'],
+    rows.map((r) => [r.dataset, r.language, r.retriever, r.lexical ? lexicalLabel(r.lexical) : '–', r.vectors === 'late' ? LATE_LABEL : (r.vectors ?? '–'), r.strategy, r.budgetTokens ?? 'none', f(r.metrics.hitAt1), f(r.metrics.hitAt5), f(r.metrics.answerInContext), f(r.metrics.mrr), f(r.metrics.ndcg10), Number(r.metrics.meanContextTokens.toFixed(1))]),
   ),
 );
 // The lexical choices side by side: per QA set, the best BM25 strategy's answer in context at 512 tokens (with its
@@ -155,6 +179,15 @@ const summary = LEXICAL.map((l) => {
 });
 console.log('\nBM25, best strategy\'s answer in context at 512 tokens [95 % interval]; SciFact: nDCG@10 over whole abstracts');
 console.log(renderTable(['lexical', ...datasets(quick).filter((d) => !/SciFact/.test(d.name)).map((d) => d.name.split(' (')[0]!), 'SciFact nDCG@10'], summary));
+if (withLate) {
+  // Plain beside late-chunked vectors, per set: the best vector strategy's answer in context at 512 tokens, with its interval.
+  const cell = (ds: string, vectors: 'plain' | 'late') => {
+    const best = rows.filter((r) => r.dataset === ds && r.retriever === 'vector' && r.vectors === vectors && r.budgetTokens === 512).sort((x, y) => y.metrics.answerInContext - x.metrics.answerInContext)[0];
+    return best ? `${f(best.metrics.answerInContext)} [${f(best.intervals.answerInContext.low)}, ${f(best.intervals.answerInContext.high)}] ${best.strategy}` : '';
+  };
+  console.log(`\nVector retrieval, plain vs late-chunked vectors: best strategy's answer in context at 512 tokens [95 % interval] (${LATE_LABEL})`);
+  console.log(renderTable(['dataset', 'plain', 'late'], datasets(quick).map((d) => [d.name, cell(d.name, 'plain'), cell(d.name, 'late')])));
+}
 console.log(`\nSciFact BM25 nDCG@10 over whole abstracts: ${wholeNdcg.join('; ')} — published (Anserini, Lucene BM25 k1 0.9 b 0.4 with Porter stemming): 0.6647 multifield, 0.6789 flat.`);
 console.log(timings.join('\n'));
 console.log(`total ${((performance.now() - t0) / 1000).toFixed(0)} s`);
