@@ -191,3 +191,35 @@ export function describeSettings(p: EmbeddingPreset, dims?: number, guessed: rea
   const d = p.passagePrefix ? JSON.stringify(p.passagePrefix) : 'none';
   return `${p.architecture === 'static' ? 'static (Model2Vec)' : `pooling ${p.pooling}${g('pooling')}`} · query prefix ${q}${g('queryPrefix')} · passage prefix ${d}${g('passagePrefix')} · max ${p.maxTokens} tokens${g('maxTokens')}${dims ? ` · ${dims} dims` : ''}`;
 }
+
+/** The settings a page or a caller may change: prefixes, pooling, length limit, normalisation. */
+export const EDITABLE_SETTINGS = ['queryPrefix', 'passagePrefix', 'pooling', 'maxTokens', 'normalize'] as const;
+export type EditableSetting = (typeof EDITABLE_SETTINGS)[number];
+
+/**
+ * The edits that really differ from `base` (a preset's or the guessed settings), in a fixed
+ * order. Only these go to the embedder: an edit put back to the preset's value leaves no
+ * override, so the plain preset keeps its key and its stored vectors.
+ */
+export function changedSettings(base: EmbeddingSettings, edits: Partial<EmbeddingSettings>): Partial<Pick<EmbeddingSettings, EditableSetting>> {
+  const out: Partial<Record<EditableSetting, unknown>> = {};
+  for (const k of EDITABLE_SETTINGS) if (edits[k] !== undefined && edits[k] !== base[k]) out[k] = edits[k];
+  return out as Partial<Pick<EmbeddingSettings, EditableSetting>>;
+}
+
+/**
+ * What vectors are keyed by (vector sets, saved vectors, manifests): the model id, `@dim` when
+ * cut to a Matryoshka size, `#tag` when settings were given, so vectors of two sizes or two
+ * settings never mix. The plain model's key is its id.
+ */
+export function embeddingModelKey(id: string, settings: EmbeddingSettings, cut: { dim: number; fullDim: number; custom: boolean }): string {
+  return `${id}${cut.dim !== cut.fullDim ? `@${cut.dim}` : ''}${cut.custom ? `#${settingsTag(settings)}` : ''}`;
+}
+
+/** A short stable tag of the settings (FNV-1a of prefixes, pooling, length limit, normalisation). */
+export function settingsTag(p: EmbeddingSettings): string {
+  const s = JSON.stringify([p.queryPrefix, p.passagePrefix, p.pooling, p.maxTokens, p.normalize]);
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(16).padStart(8, '0');
+}

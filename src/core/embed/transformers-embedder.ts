@@ -5,7 +5,7 @@ import { EmbeddingCancelled, lengthSortedOrder, type EmbedOptions, type EmbedRec
 import { transformerLateSupport } from './late-chunking';
 import { lateEmbedWith, type TokenModel } from './late-embed';
 import { finishVectors, poolTokens } from './pooling';
-import { resolveEmbeddingModel, type EmbeddingPreset, type EmbeddingSettings, type ResolvedModel } from './presets';
+import { embeddingModelKey, resolveEmbeddingModel, type EmbeddingPreset, type EmbeddingSettings, type ResolvedModel } from './presets';
 import { staticForward } from './static-forward';
 
 export interface ModelSource {
@@ -106,8 +106,8 @@ export class TransformersEmbedder implements Embedder {
       dim = options.dimensions;
     }
     // Another size or other settings are other vectors: the model string keys them apart.
-    const custom = options.settings && Object.keys(options.settings).length ? `#${hashSettings(p)}` : '';
-    return new TransformersEmbedder(tokenizer, net, `${id}${dim !== fullDim ? `@${dim}` : ''}${custom}`, fullDim, dim, maxTokens, resolved);
+    const key = embeddingModelKey(id, p, { dim, fullDim, custom: Boolean(options.settings && Object.keys(options.settings).length) });
+    return new TransformersEmbedder(tokenizer, net, key, fullDim, dim, maxTokens, resolved);
   }
 
   /** Pooled, not yet cut or normalised: [texts, fullDim]. */
@@ -208,12 +208,4 @@ export class TransformersEmbedder implements Embedder {
   async dispose(): Promise<void> {
     await this.net.dispose();
   }
-}
-
-/** A short stable tag of custom settings (FNV-1a), so vectors made with other prefixes or pooling never mix. */
-function hashSettings(p: EmbeddingSettings): string {
-  const s = JSON.stringify([p.queryPrefix, p.passagePrefix, p.pooling, p.maxTokens, p.normalize]);
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
-  return (h >>> 0).toString(16).padStart(8, '0');
 }
