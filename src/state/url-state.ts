@@ -15,6 +15,7 @@ import { BM25_VARIANTS, DEFAULT_LEXICAL, isBm25Variant } from '../core/index/lex
 import type { ColumnId, Device, Dtype, IndexBackend, ModelChoice } from '../worker/protocol';
 import { endpointFromParam, endpointToParam } from '../core/embed/endpoint-choice';
 import { COLUMN_IDS, isColumnId } from './columns';
+import { embedderEditsFromParam, embedderEditsToParam } from './url-state-embedder';
 
 export interface ViewState {
   query: string;
@@ -124,6 +125,8 @@ export function encodeView(v: ViewState): string {
   set('em', modelToParam(v.embedder), modelToParam(d.embedder));
   set('rm', modelToParam(v.reranker), modelToParam(d.reranker));
   if (v.embedder?.endpoint) q.set('ee', endpointToParam(v.embedder.endpoint));
+  const es = v.embedder && embedderEditsToParam(v.embedder);
+  if (es) q.set('es', es);
   set('ix', v.indexBackend, d.indexBackend);
   if (v.columns) q.set('cols', v.columns.join(','));
   if (v.compare) q.set('cmp', v.compare.join(','));
@@ -136,7 +139,7 @@ export interface Decoded {
   notices: string[];
 }
 
-const KNOWN = new Set(['q', 'r', 'k', 'b', ...GROUP_FIELDS.map((f) => f.field.url), 'c', 'w', 'rn', 'fd', 'fs', 'fl', 'df', 'dt', 'lv', 'sl', 'nc', 'no', 'pc', 'po', 'sb', 'sp', 'h', 'ht', 'hs', 'hf', 'an', 'bm', 'em', 'ee', 'rm', 'ix', 'cols', 'cmp']);
+const KNOWN = new Set(['q', 'r', 'k', 'b', ...GROUP_FIELDS.map((f) => f.field.url), 'c', 'w', 'rn', 'fd', 'fs', 'fl', 'df', 'dt', 'lv', 'sl', 'nc', 'no', 'pc', 'po', 'sb', 'sp', 'h', 'ht', 'hs', 'hf', 'an', 'bm', 'em', 'ee', 'es', 'rm', 'ix', 'cols', 'cmp']);
 
 export function decodeView(search: string, base: ViewState = defaultView()): Decoded {
   const q = new URLSearchParams(search.startsWith('?') ? search.slice(1) : search);
@@ -282,6 +285,13 @@ export function decodeView(search: string, base: ViewState = defaultView()): Dec
     else notices.push(`ignored ix=${ix}: use auto, flat, voy or ann`);
   }
   model('em', (m) => (v.embedder = m));
+  // The embedder's changed settings and size: for the model chosen above (or the default one).
+  const es = q.get('es');
+  if (es !== null) {
+    const e = v.embedder && !v.embedder.endpoint ? embedderEditsFromParam(es, v.embedder.model) : 'no transformers.js embedder is chosen';
+    if (typeof e === 'string') notices.push(`ignored es: ${e}`);
+    else v.embedder = { ...v.embedder!, ...e };
+  }
   model('rm', (m) => (v.reranker = m));
   const cols = list('cols');
   if (cols) {

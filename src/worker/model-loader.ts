@@ -49,8 +49,16 @@ export async function loadEmbedder(choice: ModelChoice | null, modelsUrl: string
   try {
     await configureModelSource(choice, modelsUrl);
     const device = await pickDevice(choice.device);
-    const model = await TransformersEmbedder.load({ model: choice.model, dtype: choice.dtype, device, onLoadProgress: progressOf('embedder', emit) });
-    return { model, status: { state: 'ready', model: choice.model, dim: model.dim, isTestModel: model.isTestModel } };
+    // Changed settings or a cut size make other vectors: the embedder's model key (its `model`) says so, and the page shows it.
+    const model = await TransformersEmbedder.load({
+      model: choice.model,
+      dtype: choice.dtype,
+      device,
+      ...(choice.settings && Object.keys(choice.settings).length ? { settings: choice.settings } : {}),
+      ...(choice.dimensions ? { dimensions: choice.dimensions } : {}),
+      onLoadProgress: progressOf('embedder', emit),
+    });
+    return { model, status: { state: 'ready', model: model.model, dim: model.dim, isTestModel: model.isTestModel } };
   } catch (e) {
     return { model: null, status: { state: 'failed', model: choice.model, failure: describeLoadError(e, choice.model) } };
   }

@@ -1,4 +1,5 @@
 import type { EndpointChoice } from '../core/embed/endpoint-choice';
+import type { EditableSetting, EmbeddingSettings } from '../core/embed/presets';
 
 /** The lab protocol's models (joined into LabApi in protocol.ts): which model to load, how it went, its progress. */
 
@@ -14,6 +15,10 @@ export interface ModelChoice {
   source: 'local' | 'hub';
   /** An OpenAI-compatible embeddings endpoint instead of a transformers.js model (the key only in memory). */
   endpoint?: EndpointChoice;
+  /** Settings changed from the preset's (or the guessed) ones: only those that differ, so a plain preset keeps its key. */
+  settings?: Partial<Pick<EmbeddingSettings, EditableSetting>>;
+  /** A Matryoshka output size the model was trained for; absent: its full size. */
+  dimensions?: number;
 }
 
 /** Why a model could not be loaded; the page words it. */
