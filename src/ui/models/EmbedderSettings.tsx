@@ -1,25 +1,29 @@
 /**
  * What an embedding model will be run with: its prefixes, pooling, length limit and size, from
- * its preset, or marked "guessed" for any other Hugging Face id; static models say what they
- * trade. Shown under the embedder picker before Load, so a wrong guess is seen before indexing.
+ * its preset, or marked "guessed" for any other Hugging Face id, with the user's changes
+ * (SettingsEditor) named; static models say what they trade. Shown under the embedder picker
+ * before Load, so a wrong guess is seen before indexing.
  */
 import { useId, useState } from 'react';
-import { describeSettings, resolveEmbeddingModel } from '../../core/embed/presets';
+import { settingsView, type SettingsDraft } from './settings-draft';
+import { SettingsEditor } from './SettingsEditor';
 
-export function EmbedderSettings({ model }: { model: string }) {
+export function EmbedderSettings({ model, draft, onDraft }: { model: string; draft: SettingsDraft; onDraft: (d: SettingsDraft) => void }) {
   if (!model) return null;
-  const { preset, guessed } = resolveEmbeddingModel(model);
+  const view = settingsView(model, draft);
+  const { base, guessed } = view;
   return (
     <div className="m-small" data-testid="embedder-settings">
-      <p>
-        {describeSettings(preset, preset.dim || undefined, guessed)}
-        {preset.matryoshka.length > 0 && ` · can be cut to ${preset.matryoshka.join(', ')} dims`}
+      <p data-testid="embedder-settings-line">
+        {view.line}
+        {base.matryoshka.length > 0 && ` · can be cut to ${base.matryoshka.join(', ')} dims`}
       </p>
       {guessed.length > 0 && <p role="note">Not a preset: the settings marked guessed may be wrong for this model. Check its model card; the CLI shows the same guesses.</p>}
-      {preset.architecture === 'static' && !preset.testModel && (
+      {base.architecture === 'static' && !base.testModel && (
         <p role="note">Static model: a token table and a mean, no transformer, so a large corpus gets its vectors in seconds. Retrieval quality is a few points below MiniLM (MTEB retrieval: potion-retrieval-32M 35.1, all-MiniLM-L6-v2 42.9).</p>
       )}
-      {!preset.testModel && <p className="m-source">Source of these values: {preset.source}</p>}
+      {!base.testModel && <p className="m-source">Source of these values: {base.source}</p>}
+      <SettingsEditor key={model} model={model} draft={draft} view={view} onDraft={onDraft} />
     </div>
   );
 }

@@ -10,6 +10,7 @@ import { EndpointConsent } from './EndpointConsent';
 import { EndpointProgress } from './EndpointProgress';
 import { EndpointSettings } from './EndpointSettings';
 import { LargeCorpusHint } from './LargeCorpusHint';
+import { draftOfChoice, editsOfDraft, type SettingsDraft } from './settings-draft';
 
 export interface PickerModel {
   id: string;
@@ -38,6 +39,8 @@ interface Draft {
   source: ModelChoice['source'];
   dtype: Dtype;
   device: Device;
+  /** The embedder's settings and output size being edited (applied on Load). */
+  edits: SettingsDraft;
 }
 
 const DTYPE_LABELS: Record<Dtype, string> = { q8: 'q8', fp32: 'fp32', fp16: 'fp16', q4: 'q4' };
@@ -45,17 +48,19 @@ const DTYPE_LABELS: Record<Dtype, string> = { q8: 'q8', fp32: 'fp32', fp16: 'fp1
 const ENDPOINT = '@endpoint';
 
 function draftOf(choice: ModelChoice | null, models: PickerModel[], dtypes: Dtype[]): Draft {
-  if (!choice) return { model: '', source: 'hub', dtype: models[0]?.dtype ?? 'q8', device: 'wasm' };
-  if (choice.endpoint) return { model: ENDPOINT, source: 'hub', dtype: 'fp32', device: 'wasm' };
+  if (!choice) return { model: '', source: 'hub', dtype: models[0]?.dtype ?? 'q8', device: 'wasm', edits: {} };
+  if (choice.endpoint) return { model: ENDPOINT, source: 'hub', dtype: 'fp32', device: 'wasm', edits: {} };
   const dtype = dtypes.includes(choice.dtype) ? choice.dtype : (models.find((m) => m.id === choice.model)?.dtype ?? dtypes[0]!);
-  return { model: choice.model, source: choice.source, dtype, device: choice.device };
+  return { model: choice.model, source: choice.source, dtype, device: choice.device, edits: draftOfChoice(choice) };
 }
 
+/** The choice Load applies; edits only where they differ from the model's own settings (a problem in them: the choice without them, Load is refused). */
 function choiceOf(d: Draft, models: PickerModel[]): ModelChoice | null {
   if (!d.model) return null;
   if (d.model === ENDPOINT) return endpointChoiceOf(useEmbeddingEndpoint.getState().settings);
   const test = models.find((m) => m.id === d.model)?.testModel;
-  return { model: d.model, dtype: d.dtype, device: d.device, source: test ? 'local' : d.source };
+  const edits = editsOfDraft(d.model, d.edits);
+  return { model: d.model, dtype: d.dtype, device: d.device, source: test ? 'local' : d.source, ...('problem' in edits ? {} : edits) };
 }
 
 const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
@@ -108,12 +113,16 @@ export function ModelPicker({ role, models, dtypes, text }: { role: Role; models
   const offered = models.filter((m) => !m.testModel || local.has(m.id) || m.id === choice?.model);
   const unknown = draft.model && !info && draft.model !== ENDPOINT ? draft.model : null;
   const pending = JSON.stringify(choiceOf(draft, models)) !== JSON.stringify(choice);
+  const editProblem = role === 'embedder' && draft.model && !endpoint ? editsOfDraft(draft.model, draft.edits) : null;
+  const blocked = Boolean(editProblem && 'problem' in editProblem);
 
   const pickModel = (id: string) => {
     const next = models.find((m) => m.id === id);
     setDraft((d) => ({
       ...d,
       model: id,
+      // Another model starts from its own settings.
+      edits: id === d.model ? d.edits : {},
       dtype: next && dtypes.includes(next.dtype) ? next.dtype : d.dtype,
       // Test models live in this site's folder; leaving one goes back to the hub.
       source: next?.testModel ? 'local' : isTest ? 'hub' : d.source,
@@ -137,7 +146,7 @@ export function ModelPicker({ role, models, dtypes, text }: { role: Role; models
         </select>
       </label>
       {role === 'embedder' && !endpoint && <CustomModelId onPick={pickModel} />}
-      {role === 'embedder' && !endpoint && <EmbedderSettings model={draft.model} />}
+      {role === 'embedder' && !endpoint && <EmbedderSettings model={draft.model} draft={draft.edits} onDraft={(edits) => setDraft((d) => ({ ...d, edits }))} />}
       {role === 'embedder' && !endpoint && <LargeCorpusHint model={draft.model} onPick={pickModel} />}
       {endpoint && <EndpointSettings />}
       {draft.model && !endpoint && (
@@ -189,7 +198,7 @@ export function ModelPicker({ role, models, dtypes, text }: { role: Role; models
         <button
           type="button"
           aria-label={text.names.load}
-          disabled={endpoint && asking}
+          disabled={(endpoint && asking) || blocked}
           onClick={() => {
             const next = choiceOf(draft, models);
             // Nothing goes to an endpoint before the user has read what would be sent.
@@ -202,7 +211,7 @@ export function ModelPicker({ role, models, dtypes, text }: { role: Role; models
         >
           Load
         </button>
-        {pending && <span className="m-small">Press Load to apply.</span>}
+        {pending && <span className="m-small">{blocked ? 'Fix the settings to load.' : 'Press Load to apply.'}</span>}
       </div>
       {role === 'embedder' && <EndpointConsent />}
       <ModelState role={role} status={status} text={text} />
