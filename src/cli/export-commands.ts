@@ -15,6 +15,7 @@ import type { EvalSet } from '../core/eval/dataset';
 import { exportBundle } from '../core/export/bundle';
 import { BundleError, GOLDEN, MANIFEST } from '../core/export/format';
 import { BUNDLE_KINDS } from '../core/export/tables';
+import { CONTEXTS_FILE } from '../core/export/contexts';
 import type { QuestionInput } from '../core/export/golden';
 import { importBundle } from '../core/export/import';
 import { parseManifest } from '../core/export/manifest';
@@ -50,6 +51,8 @@ export interface ExportDeps<V = ExportValues> {
   loadFiles(paths: string[]): Promise<Document[]>;
   engineFromSaved(values: V, path: string): Promise<RetrievalEngine>;
   embedAll(engine: RetrievalEngine, kinds: UnitKind[]): Promise<void>;
+  /** --contextual: writes the missing contexts and switches contextual retrieval on. */
+  contextual?(engine: RetrievalEngine, values: V): Promise<unknown>;
   /** main's UsageError: printed as one line, exit code 2. */
   usage(message: string): Error;
 }
@@ -69,7 +72,7 @@ export async function engineFromBundle<V extends ExportValues>(values: V, dir: s
   let files;
   try {
     // An import reads the manifest and the Parquet tables only.
-    files = readBundle(dir, (name) => name === MANIFEST || name.startsWith('parquet/'));
+    files = readBundle(dir, (name) => name === MANIFEST || name === CONTEXTS_FILE || name.startsWith('parquet/'));
   } catch (e) {
     throw deps.usage(`--from ${dir}: ${(e as Error).message.replace(`${dir}: `, '')}`);
   }
@@ -114,8 +117,11 @@ export async function cmdExport<V extends ExportValues>(values: V, files: string
     if (!docs.length) throw deps.usage('export: no file could be loaded');
     engine.addDocuments(docs);
   }
+  // Contexts (--contextual) before the vectors: the bundle's postings and vectors of contextualised units hold them.
+  await deps.contextual?.(engine, values);
   // Only what is missing is embedded: every unit kind, so the bundle carries all vectors.
   if (engine.embedder) await deps.embedAll(engine, [...BUNDLE_KINDS]);
+  if (engine.embedder && engine.structure.contextual) for (const kind of BUNDLE_KINDS) await engine.contexts.embed(kind);
   if (!questions.length) process.stderr.write('note: no questions (--question or --data): the golden run is empty and verify has nothing to compare\n');
   const t1 = performance.now();
   const result = await exportBundle(engine, { strategy, params, questions, labVersion: labVersion() });

@@ -1,4 +1,5 @@
 /** What the export commands (and index --from) borrow: option parsing, loading and errors stay one way. */
+import { applyContextual } from './contextual-cli';
 import { embedAll, loadFiles, makeEngine } from './engine-setup';
 import { loadEvalSet } from './eval-setup';
 import type { ExportDeps } from './export-commands';
@@ -13,5 +14,6 @@ export const exportDeps: ExportDeps<Values> = {
   loadFiles,
   engineFromSaved,
   embedAll: (e, k) => embedAll(e, k),
+  contextual: (e, v) => applyContextual(e, v),
   usage,
 };

@@ -314,6 +314,7 @@ export function queryJson(engine: RetrievalEngine, question: string, results: St
           score: b.score,
           tokens: b.tokens,
           ...(b.header ? { header: b.header } : {}),
+          ...(b.context ? { context: b.context } : {}),
           text: b.text,
           provenance: b.provenance,
         };

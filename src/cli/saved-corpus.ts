@@ -3,6 +3,7 @@
  * engine made again from it by `query --corpus`, reusing the vectors that still fit.
  */
 import { readFileSync } from 'node:fs';
+import { CONTEXT_UNIT_KINDS, ContextStore, type SavedContexts } from '../core/context/context-store';
 import { RetrievalEngine } from '../core/engine';
 import type { UnitKind } from '../core/retrieve/params';
 import { DEFAULT_PACKED } from '../core/structure/packed-chunks';
@@ -22,6 +23,8 @@ export interface SavedCorpus {
   vectors: Partial<Record<UnitKind, string>>;
   /** Semantic chunks per document (sentence ranges from its first sentence): found with the embedder, so saved with the vectors. */
   semantic?: { start: number; end: number }[][];
+  /** Situating contexts (--contextual), as the lab saves them: a query over the corpus sends none of them again. */
+  contexts?: SavedContexts;
 }
 
 export async function engineFromSaved(values: Values, path: string): Promise<RetrievalEngine> {
@@ -40,6 +43,13 @@ export async function engineFromSaved(values: Values, path: string): Promise<Ret
   // So are the packed and semantic chunk options: a saved corpus holds no vectors of either, both are made again.
   const fresh = await makeEngine({ ...values, ...chosen }, { ...saved.structure, ...chunkers(values, saved.structure), lexical: lexicalChoices(values)[0]! });
   fresh.addDocuments(saved.docs);
+  if (saved.contexts) {
+    try {
+      for (const e of ContextStore.fromJSON(saved.contexts).entries()) fresh.contexts.store.set(e.key, e.context);
+    } catch (e) {
+      throw new UsageError(`--corpus ${path}: ${(e as Error).message}`);
+    }
+  }
   if (fresh.embedder && fresh.embedder.model === saved.embedder) {
     // Packed and semantic vectors fit only chunks made with the same options (flags may change them).
     const same = (k: 'packed' | 'semantic') => JSON.stringify(fresh.structure[k]) === JSON.stringify(saved.structure[k] ?? (k === 'packed' ? DEFAULT_PACKED : DEFAULT_SEMANTIC));
@@ -51,5 +61,7 @@ export async function engineFromSaved(values: Values, path: string): Promise<Ret
     });
     await fresh.restoreVectorSets(sets, 'exact');
   }
+  // Contextual vectors are not saved: made again from the saved contexts (one embedding each, no generator call).
+  if (fresh.structure.contextual && fresh.embedder) for (const kind of CONTEXT_UNIT_KINDS) await fresh.contexts.embed(kind);
   return fresh;
 }

@@ -1,6 +1,7 @@
 /** rag-lab eval --data PATH | --questions SET: metrics per strategy and retriever on a labelled set. */
 import { evaluate, unitKinds, type EvalRow } from '../../core/eval/run-eval';
 import { lexicalLabel } from '../../core/index/lexical-index';
+import { applyContextual } from '../contextual-cli';
 import { embedAll } from '../engine-setup';
 import { embedderLabel, prepareEval, printJson } from '../eval-setup';
 import { metricsTable } from '../metrics-table';
@@ -15,7 +16,8 @@ export async function cmdEval(values: Values, files: string[] = []): Promise<voi
   const params = retrieval(values, { topK: 50, budget: 512 }); // validated before any work
   const budgetList = budgets(values, [512]);
   const { set, engine, strategies, retrievers } = await prepareEval(values, structure(values), files);
-  if (retrievers.some((r) => r !== 'bm25')) await embedAll(engine, unitKinds(strategies), false);
+  await applyContextual(engine, values);
+  if (retrievers.some((r) => r !== 'bm25')) await embedAll(engine, unitKinds(strategies, params), false);
   const rows: EvalRow[] = [];
   const lexical = lexicalChoices(values);
   for (const budgetTokens of budgetList) {

@@ -6,6 +6,7 @@ import { RetrievalEngine } from '../../core/engine';
 import { BUNDLE_KINDS } from '../../core/export/tables';
 import { UNIT_KINDS } from '../../core/retrieve/params';
 import { writeFileAtomic } from '../../node/atomic-write';
+import { applyContextual } from '../contextual-cli';
 import { embedAll, loadFiles, makeEngine } from '../engine-setup';
 import { engineFromBundle } from '../export-commands';
 import { exportDeps } from '../export-deps';
@@ -30,13 +31,15 @@ export async function cmdIndex(values: Values, files: string[]): Promise<void> {
     engine.addDocuments(docs);
   }
   const docs = engine.corpus.docs;
+  // Contexts are written (or taken from the bundle) before embedding: the saved corpus keeps them.
+  await applyContextual(engine, values);
   // A bundle carries no semantic chunks (the model cuts them): indexing from one embeds only
   // what it lacks, and a query over the saved corpus makes them when its strategies need them.
   await embedAll(engine, values.from ? [...BUNDLE_KINDS] : [...UNIT_KINDS]);
   const vectors = Object.fromEntries(
     engine.snapshotVectors('current').map(({ key, data: v }) => [RetrievalEngine.kindOf(key), Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64')]),
   );
-  const saved: SavedCorpus = { format: 'rag-lab-corpus', version: 1, embedder: engine.embedder?.model ?? null, structure: engine.structure, docs, vectors, ...(engine.embedder ? { semantic: engine.semanticChunks() } : {}) };
+  const saved: SavedCorpus = { format: 'rag-lab-corpus', version: 1, embedder: engine.embedder?.model ?? null, structure: engine.structure, docs, vectors, ...(engine.embedder ? { semantic: engine.semanticChunks() } : {}), ...(engine.contexts.store.count() ? { contexts: engine.contexts.store.toJSON() } : {}) };
   // Whole or not at all: a failed run never leaves a half-written corpus in place of a good one.
   writeFileAtomic(values.out, JSON.stringify(saved));
   const c = engine.corpus;

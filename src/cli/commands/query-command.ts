@@ -5,6 +5,7 @@ import { lexicalLabel } from '../../core/index/lexical-index';
 import { RETRIEVERS } from '../../core/retrieve/retrievers';
 import { STRATEGIES, strategyTitle } from '../../core/strategies/registry';
 import { sectionPath } from '../../core/structure/corpus';
+import { applyContextual } from '../contextual-cli';
 import { embedAll, loadFiles, makeEngine } from '../engine-setup';
 import { list, retrieval, type Values } from '../options';
 import { queryJson } from '../questions-commands';
@@ -28,8 +29,9 @@ export async function cmdQuery(values: Values, positionals: string[]): Promise<v
     if (!docs.length) throw new UsageError('query: no file could be loaded');
     engine.addDocuments(docs);
   }
+  await applyContextual(engine, values);
   // Only what is missing is embedded (nothing, for a saved corpus made with the same model).
-  if (retriever !== 'bm25') await embedAll(engine, unitKinds(strategies));
+  if (retriever !== 'bm25') await embedAll(engine, unitKinds(strategies, params));
   const results = await engine.search(question, strategies, params);
   if (values.json) return void process.stdout.write(JSON.stringify(queryJson(engine, question, results)) + '\n');
   for (const r of results) {
@@ -46,6 +48,7 @@ export async function cmdQuery(values: Values, positionals: string[]): Promise<v
         pr.window?.shrunk ? 'shrunk' : '',
         pr.hits ? `${pr.hits} hits` : '',
         ...(pr.notes ?? []),
+        b.context ? `context: ${b.context.text}` : '',
       ].filter(Boolean).join(' · ');
       return [i + 1, Number(b.score.toFixed(4)), b.tokens, where, from, b.text.replace(/\s+/g, ' ').slice(0, 90)];
     });

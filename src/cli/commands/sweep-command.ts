@@ -5,6 +5,7 @@ import { unitKinds } from '../../core/eval/run-eval';
 import { defaultSweep, recommend, sweep, sweepSize, type SweepPoint } from '../../core/eval/sweep';
 import { lexicalLabel } from '../../core/index/lexical-index';
 import { BASELINE, strategyWords } from '../../core/strategies/registry';
+import { applyContextual } from '../contextual-cli';
 import { embedAll } from '../engine-setup';
 import { embedderLabel, loadReranker, prepareEval, printJson } from '../eval-setup';
 import { metricsTable, pointLabel } from '../metrics-table';
@@ -24,13 +25,19 @@ export async function cmdSweep(values: Values, files: string[] = []): Promise<vo
   const spec = defaultSweep({ strategies, retrievers: [...retrievers], budgets: budgetList as number[], topK: base.topK, rerank: engine.reranker ? [false, true] : [false] });
   const points: SweepPoint[] = [];
   const lexical = lexicalChoices(values);
-  for (const headers of values['sweep-headers'] ? [false, true] : [engine.structure.headers.enabled]) {
-    engine.setHeaders({ ...engine.structure.headers, enabled: headers });
-    if (retrievers.some((r) => r !== 'bm25')) await embedAll(engine, unitKinds(strategies), false);
-    for (const l of lexical) {
-      engine.setLexical(l);
-      const bar = new ProgressBar(`sweep ${sweepSize(spec)} points${headers ? ' · headers on' : ''}${lexical.length > 1 ? ` · ${lexicalLabel(l)}` : ''}`);
-      points.push(...(await sweep(engine, set, spec, { onProgress: (p) => bar.update(p.done, p.total) })));
+  // Contexts first (--contextual or --sweep-contextual); with --sweep-contextual off, then on.
+  await applyContextual(engine, values, { switchOn: !values['sweep-contextual'] });
+  for (const contextual of values['sweep-contextual'] ? [false, true] : [engine.structure.contextual]) {
+    engine.setContextual(contextual);
+    for (const headers of values['sweep-headers'] ? [false, true] : [engine.structure.headers.enabled]) {
+      engine.setHeaders({ ...engine.structure.headers, enabled: headers });
+      if (retrievers.some((r) => r !== 'bm25')) await embedAll(engine, unitKinds(strategies, base), false);
+      if (contextual && engine.embedder) for (const kind of unitKinds(strategies, base)) await engine.contexts.embed(kind);
+      for (const l of lexical) {
+        engine.setLexical(l);
+        const bar = new ProgressBar(`sweep ${sweepSize(spec)} points${headers ? ' · headers on' : ''}${contextual ? ' · contextual on' : ''}${lexical.length > 1 ? ` · ${lexicalLabel(l)}` : ''}`);
+        points.push(...(await sweep(engine, set, spec, { onProgress: (p) => bar.update(p.done, p.total) })));
+      }
     }
   }
   const seconds = (performance.now() - t0) / 1000;

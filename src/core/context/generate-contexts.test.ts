@@ -65,8 +65,8 @@ describe('planning contexts', () => {
   });
 
   it('says when documents are longer than the model takes', () => {
-    const plan = planContexts(engine(), 'sentence', new ContextStore(), { generator: { contextTokens: Math.ceil(promptOverheadChars(DEFAULT_CONTEXT_PROMPT) / 4) + 4 + 120 + 32 + 8, counter: words } });
-    expect([plan.windowed, plan.notes]).toEqual([1, ["1 document is longer than the model's context (" + (Math.ceil(promptOverheadChars(DEFAULT_CONTEXT_PROMPT) / 4) + 164) + " tokens): each unit of it sees a window of the document around it, marked […] where text is left out"]]);
+    const plan = planContexts(engine(), 'sentence', new ContextStore(), { generator: { contextTokens: Math.ceil(promptOverheadChars(DEFAULT_CONTEXT_PROMPT) / 4) + 4 + 120 + 80 + 32 + 8, counter: words } });
+    expect([plan.windowed, plan.notes]).toEqual([1, ["1 document is longer than the model's context (" + (Math.ceil(promptOverheadChars(DEFAULT_CONTEXT_PROMPT) / 4) + 244) + " tokens): each unit of it sees a window of the document around it, marked […] where text is left out"]]);
   });
 });
 
@@ -125,6 +125,13 @@ describe('writing contexts', () => {
     expect([r.progress.calls, store.get(targets[1]!.key)!.source]).toEqual([4, 'edited by you']);
   });
 
+  it('says so when every call of a short run failed', async () => {
+    const one = new RetrievalEngine();
+    one.addDocuments([documentFromText('Only one sentence here.', 'one.txt')]);
+    const r = await generateContexts({ units: one, kind: 'sentence', store: new ContextStore(), generator: fakeGenerator(() => new Error('HTTP 401: invalid api key')) });
+    expect([r.error, r.run.error]).toEqual(['every call failed: HTTP 401: invalid api key', 'every call failed: HTTP 401: invalid api key']);
+  });
+
   it('stops when the first three calls fail, with the reason, and stores nothing', async () => {
     const store = new ContextStore();
     const g = fakeGenerator(() => new Error('could not reach http://127.0.0.1:9/v1/chat/completions'));
@@ -149,7 +156,7 @@ describe('writing contexts', () => {
     const g = fakeGenerator((_, call) => (call === 1 ? '<think>hmm</think>' : long));
     const r = await generateContexts({ units: engine(), kind: 'sentence', store, generator: g });
     expect(r.failed).toEqual([{ key: contextTargets(engine(), 'sentence', new ContextStore())[0]!.key, reason: 'the reply holds no context (only a label, quotes or reasoning)' }]);
-    expect([r.progress.written, r.progress.cut, store.count()]).toEqual([4, 4, 4]);
+    expect([r.progress.written, r.progress.cut, store.count(), r.error]).toEqual([4, 4, 4, undefined]);
     const [one] = [...store.entries()];
     expect(one!.context).toEqual({ text: `${Array.from({ length: 119 }, (_, i) => `w${i}`).join(' ')}…`, source: 'model fake (test)', cut: true });
   });

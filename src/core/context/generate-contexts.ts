@@ -24,6 +24,8 @@ export const STOP_AFTER_FAILURES_IN_A_ROW = 5;
 export const CONTEXT_REPLY_TOKENS = 75;
 /** Tokens kept free in each call besides the reply: chat template and rounding. */
 const MARGIN_TOKENS = 32;
+/** Tokens a reply may run to beyond the context's limit: a label or a reasoning line the cleaner drops. */
+export const REPLY_EXTRA_TOKENS = 80;
 
 /** What the driver reads of the corpus: the engine satisfies it. */
 export interface ContextUnits {
@@ -86,7 +88,7 @@ function groupByDoc(targets: readonly ContextTarget[]): Map<number, ContextTarge
 
 /** Tokens left for the document in one call of a document whose longest unit has `unitTokens`. */
 function documentBudget(g: Pick<ContextGenerator, 'contextTokens'>, prompt: ContextPrompt, unitTokens: number, maxContextTokens: number): number {
-  return g.contextTokens - Math.ceil(promptOverheadChars(prompt) / 4) - unitTokens - maxContextTokens - MARGIN_TOKENS;
+  return g.contextTokens - Math.ceil(promptOverheadChars(prompt) / 4) - unitTokens - maxContextTokens - REPLY_EXTRA_TOKENS - MARGIN_TOKENS;
 }
 
 export interface ContextPlan {
@@ -276,6 +278,7 @@ export async function generateContexts(o: ContextRunOptions): Promise<ContextRun
   }
 
   const cancelled = Boolean(o.signal?.aborted) && done < targets.length;
+  if (!error && !cancelled && calls > 0 && written === 0 && failed.length >= calls) error = `every call failed: ${failed[failed.length - 1]!.reason}`;
   const run: ContextRunRecord = { kind: o.kind, source: g.source, prompt: prompt.user, written, failed: failed.length, cut, cancelled, ...(error ? { error } : {}), finished: new Date().toISOString() };
   store.recordRun(run);
   return { failed, cancelled, ...(error ? { error } : {}), progress: progress(), run };

@@ -8,11 +8,11 @@ import type { LocalGenerator } from '../generate/local';
 import { chatCompletionsUrl, type EndpointConfig } from '../generate/openai';
 import { chatWithRetry, type RetryOptions } from '../generate/retry';
 import { ApproxTokenCounter } from '../segment/tokens';
-import type { ContextGenerator } from './generate-contexts';
+import { REPLY_EXTRA_TOKENS, type ContextGenerator } from './generate-contexts';
 import { MAX_CONTEXT_TOKENS } from './reply';
 
-/** Tokens a reply may run to: the context's limit and room for a label or a reasoning line (the cleaner drops them). */
-const REPLY_ROOM = MAX_CONTEXT_TOKENS + 80;
+/** Tokens a reply may run to: the context's limit and room for a label or a reasoning line (the cleaner drops them); the driver keeps this free. */
+const REPLY_ROOM = MAX_CONTEXT_TOKENS + REPLY_EXTRA_TOKENS;
 /** An endpoint's context window when the user does not say (most served models take at least this). */
 export const DEFAULT_ENDPOINT_CONTEXT_TOKENS = 8192;
 

@@ -16,9 +16,9 @@ export interface PointToWord {
   headers?: boolean;
 }
 
-/** "window 2 before, 3 after", "merge threshold 0.5", "RRF c 60, weights BM25 0.5 / vector 0.5", "headers on", "reranked". */
+/** "window 2 before, 3 after", "merge threshold 0.5", "RRF c 60, weights BM25 0.5 / vector 0.5", "headers on", "contextual retrieval on", "reranked". */
 export function paramsInWords(point: PointToWord): string {
-  const p = point.params as { rrfC?: number; weights?: { bm25: number; vector: number }; headers?: boolean; rerank?: boolean; lexical?: LexicalParams };
+  const p = point.params as { rrfC?: number; weights?: { bm25: number; vector: number }; headers?: boolean; contextual?: boolean; rerank?: boolean; lexical?: LexicalParams };
   const parts = [...(strategyOf(point.strategy).words?.(point.params, 'long') ?? [])];
   // Said only when it is not the default lexical model, so default points read as before.
   if (p.lexical && lexicalKey(p.lexical) !== lexicalKey(DEFAULT_LEXICAL)) parts.push(lexicalLabel(p.lexical));
@@ -26,6 +26,7 @@ export function paramsInWords(point: PointToWord): string {
     parts.push(`RRF c ${short(p.rrfC)}, weights BM25 ${short(p.weights.bm25)} / vector ${short(p.weights.vector)}`);
   }
   if (point.headers ?? p.headers) parts.push('headers on');
+  if (p.contextual) parts.push('contextual retrieval on');
   if (point.rerank || p.rerank) parts.push('reranked');
   return parts.join('; ');
 }
