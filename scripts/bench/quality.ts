@@ -9,6 +9,9 @@
  * --bm25-only skips the embedder (BM25 rows only, minutes instead of many). Vector and hybrid
  * rows come twice: plain vectors and late-chunked ones (the TEST model's token vectors ignore
  * their context, so its late rows measure the pipeline, not the worth; --skip-late leaves them out).
+ * Contextual chunks: on the first articles of SQuAD, naive chunks and Contextual chunks with the
+ * contexts the TEST generator writes (its one fixed reply: the pipeline, not the worth), with the
+ * calls and time it took (--skip-contextual leaves them out).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -29,9 +32,13 @@ import { setupNode, SHARED_DATA } from '../../src/node/setup';
 import { ANALYZERS } from '../../src/core/index/analyzer';
 import { BM25_VARIANTS, DEFAULT_LEXICAL, lexicalLabel, type LexicalParams } from '../../src/core/index/lexical-index';
 import type { RetrieverName } from '../../src/core/retrieve/retrievers';
+import { generateContexts } from '../../src/core/context/generate-contexts';
+import { localContextGenerator } from '../../src/core/context/generators';
+import { LocalGenerator, TEST_GENERATOR_ID } from '../../src/core/generate/local';
+import { ensureTestGenerator } from '../make-test-lm';
 
 const { values } = parseArgs({
-  options: { json: { type: 'string' }, quick: { type: 'boolean' }, analyzer: { type: 'string' }, bm25: { type: 'string' }, 'bm25-only': { type: 'boolean' }, 'skip-late': { type: 'boolean' } },
+  options: { json: { type: 'string' }, quick: { type: 'boolean' }, analyzer: { type: 'string' }, bm25: { type: 'string' }, 'bm25-only': { type: 'boolean' }, 'skip-late': { type: 'boolean' }, 'skip-contextual': { type: 'boolean' } },
 });
 const pick = <T extends string>(v: string | undefined, allowed: readonly T[], fallback: T): T[] => {
   const items = (v ?? fallback).split(',').map((x) => x.trim()) as T[];
@@ -45,6 +52,8 @@ const bm25Only = Boolean(values['bm25-only']);
 const withLate = !bm25Only && !values['skip-late'];
 /** How late-chunked rows are labelled: with the test model they say nothing about the technique's worth. */
 const LATE_LABEL = 'late · test model — measures the pipeline, not the worth';
+/** How contextual rows are labelled: every context is the TEST generator's one fixed reply. */
+const CONTEXT_LABEL = 'TEST generator — measures the pipeline, not the worth';
 
 interface Row {
   dataset: string;
@@ -54,6 +63,8 @@ interface Row {
   lexical?: LexicalParams;
   /** How unit vectors were made (vector and hybrid rows): each unit alone, or late-chunked (LATE_LABEL). */
   vectors?: 'plain' | 'late';
+  /** Who wrote the situating contexts of a Contextual chunks row (CONTEXT_LABEL). */
+  contexts?: string;
   strategy: string;
   budgetTokens: number | null;
   metrics: Metrics;
@@ -112,6 +123,8 @@ for (const ds of datasets(quick)) {
   const spec = defaultSweep({ ...axisValues({}, DEFAULT_RETRIEVAL), rrfC: [60], bm25Weights: [0.5], budgets: [256, 512] });
   // Semantic chunks are cut by embeddings: without a model there are none to measure.
   if (!embedder) spec.strategies = spec.strategies.filter((s) => strategyOf(s).unit !== 'semantic');
+  // Contextual chunks without contexts are naive chunks: measured below, with contexts written.
+  spec.strategies = spec.strategies.filter((s) => s !== 'contextual');
   LEXICAL.forEach((lexical, i) => {
     // Vector rows do not depend on the lexical model: measured with the first choice only.
     retrieverPlan.push({ lexical, retrievers: embedder ? (i === 0 ? ['bm25', 'vector', 'hybrid'] : ['bm25', 'hybrid']) : ['bm25'] });
@@ -138,6 +151,37 @@ for (const ds of datasets(quick)) {
   process.stderr.write(`done ${timings.at(-1)}\n`);
 }
 
+// Contextual chunks: contexts for the naive chunks of the first SQuAD articles, written by the TEST generator.
+let contextual = '';
+if (!values['skip-contextual']) {
+  const articles = quick ? 2 : 5;
+  const full = readSquad(JSON.parse(readFileSync(join(SHARED_DATA, 'squad_en/squad-dev-v1.1.from-explorer.json'), 'utf8')), { name: 'squad', language: 'en', limitDocs: articles });
+  const name = `SQuAD v1.1 dev (first ${articles} articles, all their questions)`;
+  const engine = new RetrievalEngine({ embedder });
+  engine.addDocuments(full.docs);
+  ensureTestGenerator();
+  const lm = await LocalGenerator.load({ model: TEST_GENERATOR_ID });
+  // Windows of 512 tokens: the test model's time grows with the prompt, and its reply ignores it.
+  const generator = { ...localContextGenerator(lm), contextTokens: 512 };
+  const t = performance.now();
+  const run = await generateContexts({ units: engine, kind: 'chunk', store: engine.contexts.store, generator });
+  const ms = performance.now() - t;
+  await lm.dispose();
+  if (embedder) {
+    for (const kind of ['chunk'] as const) await engine.embedUnits(kind);
+    await engine.contexts.embed('chunk');
+  }
+  const spec = defaultSweep({ ...axisValues({}, DEFAULT_RETRIEVAL), strategies: ['naive', 'contextual'], rrfC: [60], bm25Weights: [0.5], budgets: [256, 512], retrievers: embedder ? ['bm25', 'vector', 'hybrid'] : ['bm25'] });
+  engine.setLexical(LEXICAL[0]!);
+  for (const p of await sweep(engine, full, spec)) {
+    rows.push({ dataset: name, language: 'en', retriever: p.retriever, ...(p.retriever !== 'vector' ? { lexical: LEXICAL[0]! } : {}), ...(p.retriever !== 'bm25' ? { vectors: 'plain' as const } : {}), ...(p.strategy === 'contextual' ? { contexts: CONTEXT_LABEL } : {}), strategy: p.strategy, budgetTokens: p.budgetTokens, metrics: p.metrics, intervals: p.intervals! });
+  }
+  const pr = run.progress;
+  contextual = `contexts for ${pr.total} naive chunks of ${name} by ${TEST_GENERATOR_ID} (512-token windows): ${pr.written} written, ${pr.failed} failed, ${pr.calls} calls in ${(ms / 1000).toFixed(0)} s (${((ms / Math.max(1, pr.calls)) * 1000 / 1000 / 60).toFixed(1)} min per 1,000 calls)`;
+  timings.push(contextual);
+  process.stderr.write(`done ${contextual}\n`);
+}
+
 // SciFact BM25 as in the literature: whole abstracts (title + text) ranked, no budget: the baseline's chunks hold whole documents.
 const dir = join(SHARED_DATA, 'scifact_beir');
 const sci = readBeir(
@@ -160,8 +204,8 @@ console.log(
 );
 console.log(
   renderTable(
-    ['dataset', 'lang', 'retriever', 'lexical', 'vectors', 'strategy', 'budget', 'hit@1', 'hit@5', 'ans in ctx', 'MRR', 'nDCG@10', 'ctx tokens'],
-    rows.map((r) => [r.dataset, r.language, r.retriever, r.lexical ? lexicalLabel(r.lexical) : '–', r.vectors === 'late' ? LATE_LABEL : (r.vectors ?? '–'), r.strategy, r.budgetTokens ?? 'none', f(r.metrics.hitAt1), f(r.metrics.hitAt5), f(r.metrics.answerInContext), f(r.metrics.mrr), f(r.metrics.ndcg10), Number(r.metrics.meanContextTokens.toFixed(1))]),
+    ['dataset', 'lang', 'retriever', 'lexical', 'vectors', 'strategy', 'contexts', 'budget', 'hit@1', 'hit@5', 'ans in ctx', 'MRR', 'nDCG@10', 'ctx tokens'],
+    rows.map((r) => [r.dataset, r.language, r.retriever, r.lexical ? lexicalLabel(r.lexical) : '–', r.vectors === 'late' ? LATE_LABEL : (r.vectors ?? '–'), r.strategy, r.contexts ?? '–', r.budgetTokens ?? 'none', f(r.metrics.hitAt1), f(r.metrics.hitAt5), f(r.metrics.answerInContext), f(r.metrics.mrr), f(r.metrics.ndcg10), Number(r.metrics.meanContextTokens.toFixed(1))]),
   ),
 );
 // The lexical choices side by side: per QA set, the best BM25 strategy's answer in context at 512 tokens (with its

@@ -4,7 +4,7 @@ import { RetrievalEngine } from '../engine';
 import type { ChatMessage } from '../generate/openai';
 import type { TokenCounter } from '../segment/tokens';
 import { contextKey, ContextStore } from './context-store';
-import { contextTargets, generateContexts, planContexts, type ContextGenerator } from './generate-contexts';
+import { contextCalls, contextTargets, generateContexts, planContexts, type ContextCall, type ContextGenerator } from './generate-contexts';
 import { promptOverheadChars, DEFAULT_CONTEXT_PROMPT } from './prompt';
 
 const words: TokenCounter = { name: 'words', count: (t) => t.split(/\s+/).filter(Boolean).length };
@@ -88,6 +88,33 @@ describe('writing contexts', () => {
     expect(r.progress).toMatchObject({ done: 5, total: 5, written: 5, failed: 0, cut: 0, calls: 5 });
     expect(r.run).toMatchObject({ kind: 'sentence', source: 'model fake (test)', written: 5, failed: 0, cancelled: false });
     expect(store.runs).toHaveLength(1);
+  });
+
+  it('runs from calls handed over in batches (the page: units in the worker), keeping contexts where it is told', async () => {
+    const e = engine();
+    const store = new ContextStore();
+    const g = fakeGenerator();
+    const kept = new Map<string, string>();
+    // The worker's side: the next two calls after the last unit id asked for.
+    let after = -1;
+    let batch: ContextCall[] = [];
+    const total = contextCalls(e, 'sentence', store, { generator: g }).total;
+    const calls = {
+      total,
+      async next() {
+        if (!batch.length) {
+          const src = contextCalls(e, 'sentence', store, { generator: g, after });
+          batch = [src.next(), src.next()].filter((c): c is ContextCall => c !== null);
+        }
+        const c = batch.shift() ?? null;
+        if (c) after = c.target.id;
+        return c;
+      },
+    };
+    const r = await generateContexts({ kind: 'sentence', generator: g, calls, has: (k) => kept.has(k), put: (t, c) => void kept.set(t.key, c.text) });
+    expect([r.progress.total, r.progress.written, kept.size, store.count()]).toEqual([5, 5, 5, 0]);
+    expect(g.calls.map(chunkOf)).toEqual(['Alpha one is here.', 'Alpha two follows.', 'Alpha three ends.', 'Beta one starts.', 'Beta two ends.']);
+    await expect(generateContexts({ kind: 'sentence', generator: g })).rejects.toThrow('generateContexts needs the units and a store, or calls');
   });
 
   it('cancelled halfway keeps what was written; the next run sends only the rest', async () => {

@@ -162,11 +162,67 @@ export interface ContextProgress {
   leftMs: number | null;
 }
 
+/** One call of a run: the unit and the messages asked (its document or a window of it first). */
+export interface ContextCall {
+  target: ContextTarget;
+  messages: ChatMessage[];
+  /** The document was cut to a window around the unit. */
+  window: boolean;
+}
+
+/** Where a run's calls come from: in order, null when there are no more. */
+export interface ContextCalls {
+  total: number;
+  next(): Promise<ContextCall | null> | ContextCall | null;
+}
+
+/**
+ * The calls for the units of a kind without a context, in document and unit order, their
+ * documents cut to windows in the generator's tokens. The lab worker hands them to the page in
+ * batches (`after`: only units after this id).
+ */
+export function contextCalls(units: ContextUnits, kind: ContextUnitKind, store: ContextStore, o: { prompt?: ContextPrompt; generator: Pick<ContextGenerator, 'contextTokens' | 'counter'>; maxContextTokens?: number; after?: number }): ContextCalls {
+  const prompt = o.prompt ?? DEFAULT_CONTEXT_PROMPT;
+  const maxReply = o.maxContextTokens ?? MAX_CONTEXT_TOKENS;
+  const g = o.generator;
+  const targets = contextTargets(units, kind, store).filter((t) => o.after === undefined || t.id > o.after);
+  // Per document: its token count and the budget its windows get (the same for all its units, so windows repeat).
+  const docInfo = new Map<number, { tokens: number; budget: number }>();
+  const byDoc = groupByDoc(targets);
+  const infoOf = (d: number) => {
+    let info = docInfo.get(d);
+    if (!info) {
+      const text = units.corpus.docs[d]!.text;
+      const longest = Math.max(...byDoc.get(d)!.map((t) => g.counter.count(text.slice(t.start, t.end))));
+      docInfo.set(d, (info = { tokens: g.counter.count(text), budget: documentBudget(g, prompt, longest, maxReply) }));
+    }
+    return info;
+  };
+  let i = 0;
+  return {
+    total: targets.length,
+    next(): ContextCall | null {
+      const t = targets[i++];
+      if (!t) return null;
+      const doc = units.corpus.docs[t.doc]!;
+      const info = infoOf(t.doc);
+      const w = documentWindow(doc.text, t.start, t.end, info.budget, g.counter, info.tokens);
+      return { target: t, window: w.cut, messages: contextMessages(prompt, { document: w.text, chunk: doc.text.slice(t.start, t.end), title: doc.context?.title ?? doc.title, language: doc.language }) };
+    },
+  };
+}
+
 export interface ContextRunOptions {
-  units: ContextUnits;
   kind: ContextUnitKind;
-  store: ContextStore;
   generator: ContextGenerator;
+  /** The corpus and the store the contexts go to (the CLI, tests); or `calls`, `has` and `put` (the page, whose units live in the worker). */
+  units?: ContextUnits;
+  store?: ContextStore;
+  calls?: ContextCalls;
+  /** Whether a unit got a context meanwhile (default: the store's). */
+  has?: (key: string) => boolean;
+  /** Keeps a context (default: into the store). */
+  put?: (t: ContextTarget, c: UnitContext) => void | Promise<void>;
   prompt?: ContextPrompt;
   maxContextTokens?: number;
   signal?: AbortSignal;
@@ -188,13 +244,17 @@ export interface ContextRunResult {
   run: ContextRunRecord;
 }
 
-/** Writes the missing contexts of one unit kind; see the module comment. The run is recorded in the store. */
+/** Writes the missing contexts of one unit kind; see the module comment. The run is recorded in the store (when there is one). */
 export async function generateContexts(o: ContextRunOptions): Promise<ContextRunResult> {
   const now = o.now ?? (() => performance.now());
   const prompt = o.prompt ?? DEFAULT_CONTEXT_PROMPT;
   const maxReply = o.maxContextTokens ?? MAX_CONTEXT_TOKENS;
   const { generator: g, store } = o;
-  const targets = contextTargets(o.units, o.kind, store);
+  if (!o.calls && !(o.units && store)) throw new Error('generateContexts needs the units and a store, or calls');
+  const source = o.calls ?? contextCalls(o.units!, o.kind, store!, { prompt, generator: g, maxContextTokens: maxReply });
+  const has = o.has ?? ((key: string) => store?.has(key) ?? false);
+  const put = o.put ?? ((t: ContextTarget, c: UnitContext) => store!.set(t.key, c));
+  const total = source.total;
   const started = now();
   const failed: { key: string; reason: string }[] = [];
   let done = 0;
@@ -205,19 +265,7 @@ export async function generateContexts(o: ContextRunOptions): Promise<ContextRun
   let error: string | undefined;
   const progress = (): ContextProgress => {
     const elapsedMs = now() - started;
-    return { done, total: targets.length, written, failed: failed.length, cut, calls, elapsedMs, leftMs: done ? Math.round((elapsedMs / done) * (targets.length - done)) : null };
-  };
-  // Per document: its token count and the budget its windows get (the same for all its units, so windows repeat).
-  const docInfo = new Map<number, { tokens: number; budget: number }>();
-  const byDoc = groupByDoc(targets);
-  const infoOf = (d: number) => {
-    let info = docInfo.get(d);
-    if (!info) {
-      const text = o.units.corpus.docs[d]!.text;
-      const longest = Math.max(...byDoc.get(d)!.map((t) => g.counter.count(text.slice(t.start, t.end))));
-      docInfo.set(d, (info = { tokens: g.counter.count(text), budget: documentBudget(g, prompt, longest, maxReply) }));
-    }
-    return info;
+    return { done, total, written, failed: failed.length, cut, calls, elapsedMs, leftMs: done ? Math.round((elapsedMs / done) * (total - done)) : null };
   };
   const fail = (t: ContextTarget, reason: string) => {
     failed.push({ key: t.key, reason });
@@ -226,23 +274,22 @@ export async function generateContexts(o: ContextRunOptions): Promise<ContextRun
     o.onProgress?.(progress());
   };
 
-  for (const t of targets) {
+  for (;;) {
     if (o.signal?.aborted) break;
     await o.gate?.();
     if (o.signal?.aborted) break;
+    const call = await source.next();
+    if (!call) break;
+    const t = call.target;
     // Written meanwhile (edited by hand, or another run): nothing is re-sent.
-    if (store.has(t.key)) {
+    if (has(t.key)) {
       done++;
       continue;
     }
-    const doc = o.units.corpus.docs[t.doc]!;
-    const info = infoOf(t.doc);
-    const w = documentWindow(doc.text, t.start, t.end, info.budget, g.counter, info.tokens);
-    const messages = contextMessages(prompt, { document: w.text, chunk: doc.text.slice(t.start, t.end), title: doc.context?.title ?? doc.title, language: doc.language });
     calls++;
     let reply: string;
     try {
-      reply = await g.complete(messages, { ...(o.signal ? { signal: o.signal } : {}) });
+      reply = await g.complete(call.messages, { ...(o.signal ? { signal: o.signal } : {}) });
     } catch (e) {
       if (o.signal?.aborted) break;
       fail(t, (e as Error).message ?? String(e));
@@ -267,8 +314,8 @@ export async function generateContexts(o: ContextRunOptions): Promise<ContextRun
       }
       continue;
     }
-    const context: UnitContext = { text: cleaned.text, source: g.source, ...(cleaned.cut ? { cut: true } : {}), ...(w.cut ? { window: true } : {}) };
-    store.set(t.key, context);
+    const context: UnitContext = { text: cleaned.text, source: g.source, ...(cleaned.cut ? { cut: true } : {}), ...(call.window ? { window: true } : {}) };
+    await put(t, context);
     written++;
     if (cleaned.cut) cut++;
     inARow = 0;
@@ -277,9 +324,9 @@ export async function generateContexts(o: ContextRunOptions): Promise<ContextRun
     o.onProgress?.(progress());
   }
 
-  const cancelled = Boolean(o.signal?.aborted) && done < targets.length;
+  const cancelled = Boolean(o.signal?.aborted) && done < total;
   if (!error && !cancelled && calls > 0 && written === 0 && failed.length >= calls) error = `every call failed: ${failed[failed.length - 1]!.reason}`;
   const run: ContextRunRecord = { kind: o.kind, source: g.source, prompt: prompt.user, written, failed: failed.length, cut, cancelled, ...(error ? { error } : {}), finished: new Date().toISOString() };
-  store.recordRun(run);
+  store?.recordRun(run);
   return { failed, cancelled, ...(error ? { error } : {}), progress: progress(), run };
 }
