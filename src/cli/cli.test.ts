@@ -1,53 +1,17 @@
-import { PROJECT_ROOT, SHARED_DATA } from '../node/paths';
-import { spawn } from 'node:child_process';
+/**
+ * The command line's commands end to end. Runs that test the process (exit code, stdout as a
+ * pipe, a real model loaded) spawn it; those that test what a command says about its input run
+ * in this process (cli-runner.ts), which costs no start-up.
+ */
+import { SHARED_DATA } from '../node/paths';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STRATEGIES, STRATEGY_LABELS } from '../core/retrieve/params';
+import { cli, cliInProcess, stderrLines, type Run } from './cli-runner';
 
-// The checkout under test, wherever it was cloned.
-const ROOT = PROJECT_ROOT;
 const SQUAD = `${SHARED_DATA}/squad_en/squad-dev-v1.1.from-explorer.json`;
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  /** stderr without npm's own config warnings (npx prints them on some machines). */
-  stderr: string;
-}
-
-/** Runs the CLI as a child process (async, so the tests of a file can run concurrently). */
-function cli(...args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('npx', ['tsx', 'src/cli/main.ts', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, npm_config_loglevel: 'error', NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({
-        code,
-        stdout,
-        stderr: stderr
-          .split('\n')
-          .filter((l) => !/^npm (warn|WARN)/.test(l))
-          .join('\n'),
-      });
-    });
-  });
-}
-
-function stderrLines(r: Run): string[] {
-  return r.stderr.split('\n').filter((l) => l.trim());
-}
 
 let dir: string;
 beforeAll(() => {
@@ -139,7 +103,7 @@ describe.concurrent('rag-lab eval', () => {
   });
 
   it('--embedder none runs BM25 only', async () => {
-    const r = await cli('eval', '--data', SQUAD, '--limit-docs', '1', '--limit-questions', '5', '--embedder', 'none', '--json', '--strategies', 'naive,window');
+    const r = await cliInProcess('eval', '--data', SQUAD, '--limit-docs', '1', '--limit-questions', '5', '--embedder', 'none', '--json', '--strategies', 'naive,window');
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out.embedder).toBe('none');
@@ -149,7 +113,7 @@ describe.concurrent('rag-lab eval', () => {
   });
 
   it('prints a table without --json', async () => {
-    const r = await cli('eval', '--data', SQUAD, '--limit-docs', '1', '--limit-questions', '3', '--embedder', 'none');
+    const r = await cliInProcess('eval', '--data', SQUAD, '--limit-docs', '1', '--limit-questions', '3', '--embedder', 'none');
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/dataset squad-dev-v1\.1\.from-explorer\.json: 1 documents, \d+ sentences, 3 questions/);
     expect(r.stdout).toMatch(/retriever\s+strategy\s+hit@1/);
@@ -157,7 +121,7 @@ describe.concurrent('rag-lab eval', () => {
   });
 
   it('a bad --data path: exit code 2 and one "error:" line', async () => {
-    const r = await cli('eval', '--data', join(dir, 'no-such-file.json'));
+    const r = await cliInProcess('eval', '--data', join(dir, 'no-such-file.json'));
     expect(r.code).toBe(2);
     const lines = stderrLines(r);
     expect(lines).toHaveLength(1);
@@ -168,7 +132,7 @@ describe.concurrent('rag-lab eval', () => {
   it('a malformed dataset: exit code 2', async () => {
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, '{"foo": 1}');
-    const r = await cli('eval', '--data', bad);
+    const r = await cliInProcess('eval', '--data', bad);
     expect(r.code).toBe(2);
     const lines = stderrLines(r);
     expect(lines).toHaveLength(1);
@@ -176,14 +140,14 @@ describe.concurrent('rag-lab eval', () => {
 
     const notJson = join(dir, 'broken.json');
     writeFileSync(notJson, '{"data": [');
-    const r2 = await cli('eval', '--data', notJson);
+    const r2 = await cliInProcess('eval', '--data', notJson);
     expect(r2.code).toBe(2);
     expect(stderrLines(r2)).toHaveLength(1);
     expect(stderrLines(r2)[0]).toMatch(/^error: .*not valid JSON/);
   });
 
   it('a folder that is not a BEIR folder: exit code 2', async () => {
-    const r = await cli('eval', '--data', dir);
+    const r = await cliInProcess('eval', '--data', dir);
     expect(r.code).toBe(2);
     expect(stderrLines(r)[0]).toMatch(/^error: .*not a BEIR folder \(missing corpus\.jsonl\)/);
   });
@@ -207,9 +171,14 @@ describe.concurrent('rag-lab eval', () => {
       ['eval', '--data', SQUAD, '--packed-size', '0'],
       ['eval', '--data', SQUAD, '--semantic-buffer', '1.5'],
     ];
-    const runs = await Promise.all(cases.map((args) => cli(...args)));
-    for (const [i, args] of cases.entries()) {
-      const r = runs[i]!;
+    // Each case is the dispatcher's answer (in this process); two also go through the process
+    // (a parse error, an unknown command), for the exit code main.ts hands to Node.
+    const spawned = [['frobnicate'], ['eval', '--no-such-option']];
+    const processRuns = Promise.all(spawned.map((args) => cli(...args)));
+    const runs: { args: string[]; r: Run }[] = [];
+    for (const args of cases) runs.push({ args, r: await cliInProcess(...args) });
+    (await processRuns).forEach((r, i) => runs.push({ args: spawned[i]!, r }));
+    for (const { args, r } of runs) {
       expect(r.code, args.join(' ')).toBe(2);
       const lines = stderrLines(r);
       expect(lines, args.join(' ')).toHaveLength(1);
@@ -218,7 +187,7 @@ describe.concurrent('rag-lab eval', () => {
   });
 
   it('a bad numeric option value: exit code 2, the error is the last stderr line', async () => {
-    const r = await cli('eval', '--data', SQUAD, '--limit-docs', '1', '--limit-questions', '2', '--budget', 'abc');
+    const r = await cliInProcess('eval', '--data', SQUAD, '--limit-docs', '1', '--limit-questions', '2', '--budget', 'abc');
     expect(r.code).toBe(2);
     expect(stderrLines(r).at(-1)).toBe('error: --budget must be a whole number ≥ 0, got "abc"');
     expect(r.stdout).toBe('');
@@ -227,7 +196,7 @@ describe.concurrent('rag-lab eval', () => {
   // Option values are validated before the dataset is loaded or anything is embedded:
   // a typo in --budget must not cost a full embedding run.
   it('rejects a bad option value before loading and embedding anything', async () => {
-    const r = await cli('eval', '--data', SQUAD, '--limit-docs', '1', '--budget', 'abc');
+    const r = await cliInProcess('eval', '--data', SQUAD, '--limit-docs', '1', '--budget', 'abc');
     expect(r.code).toBe(2);
     expect(r.stderr).not.toMatch(/embedding/);
     expect(stderrLines(r)).toEqual(['error: --budget must be a whole number ≥ 0, got "abc"']);
@@ -245,9 +214,9 @@ describe.concurrent('rag-lab eval', () => {
     const md = join(dir, 'solar-chunkers.md');
     writeFileSync(md, SOLAR);
     const [overlap, percentile, r] = await Promise.all([
-      cli('query', 'q', md, '--packed-size', '64', '--packed-overlap', '64'),
-      cli('query', 'q', md, '--semantic-percentile', '101'),
-      cli('query', 'How do batteries store energy?', md, '--retriever', 'bm25', '--strategies', 'packed,semantic', '--packed-size', '16', '--packed-overlap', '0'),
+      cliInProcess('query', 'q', md, '--packed-size', '64', '--packed-overlap', '64'),
+      cliInProcess('query', 'q', md, '--semantic-percentile', '101'),
+      cliInProcess('query', 'How do batteries store energy?', md, '--retriever', 'bm25', '--strategies', 'packed,semantic', '--packed-size', '16', '--packed-overlap', '0'),
     ]);
     expect(overlap.code).toBe(2);
     expect(stderrLines(overlap)).toEqual(['error: --packed-overlap must be a whole number ≥ 0 and smaller than --packed-size (64), got 64']);
@@ -279,7 +248,7 @@ describe.concurrent('rag-lab query and index', () => {
   it('query with --retriever bm25 and --embedder none', async () => {
     const md = join(dir, 'solar2.md');
     writeFileSync(md, SOLAR);
-    const r = await cli('query', 'cost of solar panels', md, '--embedder', 'none', '--strategies', 'sentence', '--retriever', 'bm25');
+    const r = await cliInProcess('query', 'cost of solar panels', md, '--embedder', 'none', '--strategies', 'sentence', '--retriever', 'bm25');
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain(`== ${STRATEGY_LABELS.sentence} · bm25 ·`);
     expect(r.stdout).toMatch(/^1\s.*The cost of solar panels has fallen sharply/m);
@@ -289,10 +258,10 @@ describe.concurrent('rag-lab query and index', () => {
   it('query --analyzer stem --bm25 lucene: a stemmed word finds its other forms, and the header says how BM25 scored', async () => {
     const md = join(dir, 'solar-stem.md');
     writeFileSync(md, SOLAR);
-    const plain = await cli('query', 'panel costing', md, '--embedder', 'none', '--strategies', 'sentence', '--retriever', 'bm25', '--analyzer', 'words', '--bm25', 'bm25plus');
+    const plain = await cliInProcess('query', 'panel costing', md, '--embedder', 'none', '--strategies', 'sentence', '--retriever', 'bm25', '--analyzer', 'words', '--bm25', 'bm25plus');
     expect(plain.stdout).toContain('BM25 scored as BM25+ · words');
     expect(plain.stdout).not.toMatch(/The cost of solar panels has fallen sharply/);
-    const r = await cli('query', 'panel costing', md, '--embedder', 'none', '--strategies', 'sentence', '--retriever', 'bm25', '--analyzer', 'stem', '--bm25', 'lucene');
+    const r = await cliInProcess('query', 'panel costing', md, '--embedder', 'none', '--strategies', 'sentence', '--retriever', 'bm25', '--analyzer', 'stem', '--bm25', 'lucene');
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain(`== ${STRATEGY_LABELS.sentence} · bm25 ·`);
     expect(r.stdout).toContain('BM25 scored as Lucene BM25 · stem');
@@ -332,7 +301,7 @@ describe.concurrent('rag-lab query and index', () => {
   it('query --corpus with a file that is not a saved corpus: exit 2', async () => {
     const notCorpus = join(dir, 'not-corpus.json');
     writeFileSync(notCorpus, '{"hello": "world"}');
-    const r = await cli('query', 'anything', '--corpus', notCorpus);
+    const r = await cliInProcess('query', 'anything', '--corpus', notCorpus);
     expect(r.code).toBe(2);
     expect(stderrLines(r)).toEqual([expect.stringMatching(/^error: --corpus .*not a corpus saved by "rag-lab index"/)]);
   });
@@ -340,7 +309,7 @@ describe.concurrent('rag-lab query and index', () => {
   it('index without --out: exit 2', async () => {
     const md = join(dir, 'solar4.md');
     writeFileSync(md, SOLAR);
-    const r = await cli('index', md);
+    const r = await cliInProcess('index', md);
     expect(r.code).toBe(2);
     expect(stderrLines(r)).toEqual(['error: index: --out FILE is required']);
   });
@@ -354,7 +323,7 @@ describe.concurrent('without a generated or reachable embedding model', () => {
   const NOTE = 'note: --retriever bm25: no vectors computed (BM25 needs no model)';
 
   it('eval --retriever bm25 runs and says once that no vectors were computed', async () => {
-    const r = await cli('eval', '--data', SQUAD, '--limit-docs', '1', '--limit-questions', '5', '--retriever', 'bm25', '--models-dir', emptyModels(), '--json');
+    const r = await cliInProcess('eval', '--data', SQUAD, '--limit-docs', '1', '--limit-questions', '5', '--retriever', 'bm25', '--models-dir', emptyModels(), '--json');
     expect(r.code, r.stderr).toBe(0);
     expect(stderrLines(r).filter((l) => l === NOTE)).toHaveLength(1);
     const out = JSON.parse(r.stdout);
@@ -366,7 +335,7 @@ describe.concurrent('without a generated or reachable embedding model', () => {
   it('query --retriever bm25 runs over files', async () => {
     const md = join(dir, 'solar-nomodel.md');
     writeFileSync(md, SOLAR);
-    const r = await cli('query', 'cost of solar panels', md, '--retriever', 'bm25', '--strategies', 'sentence', '--models-dir', emptyModels());
+    const r = await cliInProcess('query', 'cost of solar panels', md, '--retriever', 'bm25', '--strategies', 'sentence', '--models-dir', emptyModels());
     expect(r.code, r.stderr).toBe(0);
     expect(stderrLines(r)).toEqual([NOTE]);
     expect(r.stdout).toMatch(/^1\s.*The cost of solar panels has fallen sharply/m);
@@ -377,13 +346,13 @@ describe.concurrent('without a generated or reachable embedding model', () => {
     writeFileSync(md, SOLAR);
     const out = join(dir, 'corpus-bm25.json');
     const models = emptyModels();
-    const r = await cli('index', md, '--out', out, '--retriever', 'bm25', '--models-dir', models);
+    const r = await cliInProcess('index', md, '--out', out, '--retriever', 'bm25', '--models-dir', models);
     expect(r.code, r.stderr).toBe(0);
     expect(stderrLines(r)).toEqual([NOTE]);
     const saved = JSON.parse(readFileSync(out, 'utf8'));
     expect(saved.embedder).toBeNull();
     expect(saved.vectors).toEqual({});
-    const q = await cli('query', 'Batteries for the night', '--corpus', out, '--retriever', 'bm25', '--strategies', 'sentence', '--models-dir', models);
+    const q = await cliInProcess('query', 'Batteries for the night', '--corpus', out, '--retriever', 'bm25', '--strategies', 'sentence', '--models-dir', models);
     expect(q.code, q.stderr).toBe(0);
     expect(q.stdout).toMatch(/^1\s.*bm25 #1.*Batteries store excess energy for the night\./m);
   });
@@ -415,7 +384,7 @@ describe('rag-lab export, verify, index --from', () => {
   });
 
   it('verify with an unknown engine, or a folder that is not a bundle: one error line, exit 2', async () => {
-    const r = await cli('verify', dir, '--engine', 'oracle');
+    const r = await cliInProcess('verify', dir, '--engine', 'oracle');
     expect(r.code).toBe(2);
     expect(stderrLines(r)).toHaveLength(1);
     expect(stderrLines(r)[0]).toMatch(/^error: /);

@@ -3,29 +3,15 @@
  * server (started here on 127.0.0.1), a corpus indexed through it and refused without it, bad
  * endpoints, and presets named on the command line.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../node/paths';
+import { cliRunner } from './cli-runner';
 import { startEmbeddingMockServer, type MockEmbeddingServer } from './embedding-mock-server';
 
-function cli(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('npx', ['tsx', 'src/cli/main.ts', ...args], { cwd: PROJECT_ROOT, env: { ...process.env, npm_config_loglevel: 'error', NO_COLOR: '1', MOCK_EMBED_KEY: 'k-123' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 170_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr: stderr.split('\n').filter((l) => l.trim() && !/^npm (warn|WARN)/.test(l) && !/^\r?embedding [^:]*(\[|: \d)/.test(l)).join('\n') });
-    });
-  });
-}
+/** The mock server's key in the environment; progress lines left out. */
+const cli = cliRunner({ env: { MOCK_EMBED_KEY: 'k-123' }, keep: (l) => Boolean(l.trim()) && !/^\r?embedding [^:]*(\[|: \d)/.test(l), killAfterMs: 170_000 });
 
 const PARAGRAPHS = [
   'The copper bridge crosses the northern river. It was built in 1887 by the harbour guild.',

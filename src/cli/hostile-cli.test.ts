@@ -4,7 +4,6 @@
  * SQL errors are one line; a bundle .zip is read like its folder; a refused import leaves the
  * corpus file it would have replaced as it was.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,28 +12,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GOLDEN } from '../core/export/format';
 import { withFile, withTable } from '../core/export/hostile-fixture';
 import { readBundleDir, writeBundleDir } from '../node/bundle-fs';
-import { PROJECT_ROOT } from '../node/paths';
+import { cliRunner, inProcessRunner } from './cli-runner';
 import { failureLines } from './failure';
 import { renderTable } from './table';
 import { visible } from './terminal';
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(...args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('npx', ['tsx', 'src/cli/main.ts', ...args], { cwd: PROJECT_ROOT, env: { ...process.env, npm_config_loglevel: 'error', NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr: stderr.split('\n').filter((l) => l.trim() && !/^npm (warn|WARN)/.test(l) && !/^note: /.test(l) && !/^(embedding|verify in PGlite)/.test(l)).join('\n') }));
-  });
-}
+/** Progress and notes left out: the tests read the error lines. */
+const keep = (l: string) => Boolean(l.trim()) && !/^note: /.test(l) && !/^(embedding|verify in PGlite)/.test(l);
+/** The terminal's view and the bundle commands run as a child process; what eval says of a dataset, in this process. */
+const cli = cliRunner({ keep, killAfterMs: 240_000 });
+const cliHere = inProcessRunner({ keep });
 
 /** Control characters a terminal acts on (tab and newline are layout). */
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
@@ -78,7 +65,7 @@ describe.concurrent('one error: line, exit 2 (cases 8, 11 and the CLI)', () => {
   it('eval on a set with 0 usable questions says why', async () => {
     const path = join(dir, 'empty.json');
     writeFileSync(path, JSON.stringify({ data: [{ title: 'T', paragraphs: [{ context: 'Some text.', qas: [{ id: 'u', question: 'q?', is_impossible: true, answers: [] }] }] }] }));
-    const r = await cli('eval', '--data', path, '--retriever', 'bm25');
+    const r = await cliHere('eval', '--data', path, '--retriever', 'bm25');
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(`error: --data ${path}: the SQuAD file has no usable question (question u: unanswerable)`);
     expect(r.stdout).not.toContain('NaN');
@@ -87,7 +74,7 @@ describe.concurrent('one error: line, exit 2 (cases 8, 11 and the CLI)', () => {
   it('eval reads a SQuAD file with a BOM and --language en_US', async () => {
     const path = join(dir, 'bom.json');
     writeFileSync(path, '\ufeff' + JSON.stringify({ data: [{ title: 'T', paragraphs: [{ context: 'Rivers flow to the sea. Lakes are still.', qas: [{ id: '1', question: 'Where do rivers flow?', answers: [{ text: 'the sea', answer_start: '15' }] }] }] }] }));
-    const r = await cli('eval', '--data', path, '--retriever', 'bm25', '--strategies', 'sentence', '--language', 'en_US', '--json');
+    const r = await cliHere('eval', '--data', path, '--retriever', 'bm25', '--strategies', 'sentence', '--language', 'en_US', '--json');
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out.questions).toBe(1);

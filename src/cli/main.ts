@@ -1,51 +1,7 @@
 /**
- * rag-lab: the command line over the same retrieval core as the web app. This file parses
- * the arguments and hands each command to its module (src/cli/commands, questions-commands.ts,
- * export-commands.ts); the options and their readers are in options.ts, the help in help.ts.
- *   index <files…> --out corpus.json     files → a saved corpus (documents + vectors)
- *   query "question" <files…|--corpus F>  each strategy's blocks as a readable table
- *   eval --data PATH                      dataset + strategies + params → metrics table
+ * rag-lab: the command line over the same retrieval core as the web app (bin/rag-lab.mjs and
+ * `npm run cli` run this file). The commands and their dispatcher: dispatch.ts.
  */
-import { cmdEval } from './commands/eval-command';
-import { cmdIndex } from './commands/index-command';
-import { cmdQuery } from './commands/query-command';
-import { questionDeps } from './engine-setup';
-import { cmdExport, cmdVerify } from './export-commands';
-import { exportDeps } from './export-deps';
-import { reportFailure } from './failure';
-import { HELP } from './help';
-import { parse } from './options';
-import { cmdQuestions, QUESTIONS_HELP } from './questions-commands';
-import { UsageError } from './usage';
+import { main } from './dispatch';
 
-export async function main(argv: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parse(argv);
-  } catch (e) {
-    process.stderr.write(`error: ${(e as Error).message}\n`);
-    return 2;
-  }
-  const { values, positionals } = parsed;
-  const [command, ...rest] = positionals;
-  if (values.help || !command) {
-    process.stdout.write(HELP + QUESTIONS_HELP);
-    return command || values.help ? 0 : 2;
-  }
-  try {
-    if (command === 'index') await cmdIndex(values, rest);
-    else if (command === 'query') await cmdQuery(values, rest);
-    else if (command === 'eval') await cmdEval(values, rest);
-    else if (command === 'questions') await cmdQuestions(values, rest, questionDeps);
-    else if (command === 'export') await cmdExport(values, rest, exportDeps);
-    else if (command === 'verify') return await cmdVerify(values, rest, exportDeps);
-    else throw new UsageError(`unknown command "${command}" (index, query, eval, export, verify, questions)`);
-    return 0;
-  } catch (e) {
-    // One error: line, exit 2, whatever failed; the stack only with --debug.
-    return reportFailure(e, Boolean(values.debug));
-  }
-}
-
-const code = await main(process.argv.slice(2));
-process.exitCode = code;
+process.exitCode = await main(process.argv.slice(2));

@@ -3,35 +3,14 @@
  * OpenAI-compatible server of questions-mock-server.ts, started here on 127.0.0.1; then
  * `eval --questions` on the set it wrote, `questions convert`, `query --json`, and bad input.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../node/paths';
+import { cliInProcess, cliRunner, type Run } from './cli-runner';
 import { startQuestionMock, type QuestionMock } from './questions-mock-server';
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(...args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('npx', ['tsx', 'src/cli/main.ts', ...args], { cwd: PROJECT_ROOT, env: { ...process.env, npm_config_loglevel: 'error', NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 170_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr: stderr.split('\n').filter((l) => l.trim() && !/^npm (warn|WARN)/.test(l)).join('\n') });
-    });
-  });
-}
+const cli = cliRunner({ keep: (l) => Boolean(l.trim()), killAfterMs: 170_000 });
 
 /** Three handbooks of 9 parts with 2 paragraphs each: 54 passages of at most 60 tokens. */
 function handbook(n: number): string {
@@ -188,14 +167,15 @@ describe('questions convert, query --json and bad input', () => {
   it('answers every bad input with one error line and exit code 2', async () => {
     const url = mock.url;
     writeFileSync(join(dir, 'exists.jsonl'), '');
+    // What each command says about its input, in this process (cli-runner.ts runs them one at a time).
     const runs = await Promise.all([
-      cli('questions', 'generate', ...docs, '--model', 'm', '--out', join(dir, 'x.jsonl')),
-      cli('questions', 'generate', ...docs, '--endpoint', url, '--model', 'm', '--kinds', 'specific,tricky', '--out', join(dir, 'x.jsonl')),
-      cli('questions', 'generate', ...docs, '--endpoint', url, '--model', 'm', '--out', join(dir, 'exists.jsonl')),
-      cli('questions', 'generate', ...docs, '--endpoint', url, '--model', 'refuse', '--n', '5', '--out', join(dir, 'refused.jsonl')),
-      cli('questions', 'convert', join(dir, 'set.jsonl'), ...docs, '--to', 'csv', '--out', join(dir, 'x.csv')),
-      cli('eval', '--questions', join(dir, 'nope.jsonl'), ...docs, '--retriever', 'bm25'),
-      cli('questions', 'frobnicate'),
+      cliInProcess('questions', 'generate', ...docs, '--model', 'm', '--out', join(dir, 'x.jsonl')),
+      cliInProcess('questions', 'generate', ...docs, '--endpoint', url, '--model', 'm', '--kinds', 'specific,tricky', '--out', join(dir, 'x.jsonl')),
+      cliInProcess('questions', 'generate', ...docs, '--endpoint', url, '--model', 'm', '--out', join(dir, 'exists.jsonl')),
+      cliInProcess('questions', 'generate', ...docs, '--endpoint', url, '--model', 'refuse', '--n', '5', '--out', join(dir, 'refused.jsonl')),
+      cliInProcess('questions', 'convert', join(dir, 'set.jsonl'), ...docs, '--to', 'csv', '--out', join(dir, 'x.csv')),
+      cliInProcess('eval', '--questions', join(dir, 'nope.jsonl'), ...docs, '--retriever', 'bm25'),
+      cliInProcess('questions', 'frobnicate'),
     ]);
     expect(runs.map((r) => r.code)).toEqual([2, 2, 2, 2, 2, 2, 2]);
     expect(runs.map((r) => r.stderr.split('\n').filter((l) => l.startsWith('error:')).map((l) => l.replace(/http:\/\/127\.0\.0\.1:\d+/, 'URL').replace(dir, 'DIR')))).toEqual([
