@@ -15,6 +15,7 @@ import type { EvalSet } from '../core/eval/dataset';
 import { exportBundle } from '../core/export/bundle';
 import { BundleError, GOLDEN, MANIFEST } from '../core/export/format';
 import { BUNDLE_KINDS } from '../core/export/tables';
+import { applyLateChunking } from './late-chunking-cli';
 import { CONTEXTS_FILE } from '../core/export/contexts';
 import type { QuestionInput } from '../core/export/golden';
 import { importBundle } from '../core/export/import';
@@ -117,6 +118,8 @@ export async function cmdExport<V extends ExportValues>(values: V, files: string
     if (!docs.length) throw deps.usage('export: no file could be loaded');
     engine.addDocuments(docs);
   }
+  // --late-chunking: the bundle's vectors are late-chunked, and its manifest's structure says so (vectors: 'late').
+  applyLateChunking(engine, { 'late-chunking': values['late-chunking'] === true });
   // Contexts (--contextual) before the vectors: the bundle's postings and vectors of contextualised units hold them.
   await deps.contextual?.(engine, values);
   // Only what is missing is embedded: every unit kind, so the bundle carries all vectors.

@@ -7,6 +7,7 @@ import { DEFAULT_PACKED } from '../core/structure/packed-chunks';
 import { DEFAULT_SEMANTIC } from '../core/structure/semantic-chunks';
 import { CONTEXTUAL_HELP } from './contextual-cli';
 import { EMBEDDER_HELP } from './embedder-options';
+import { LATE_HELP } from './late-chunking-cli';
 
 const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
 
@@ -50,7 +51,7 @@ ${PARAM_GROUPS.flatMap((g) => g.cli?.help ?? []).join('\n')}
   --semantic-percentile P
                         break where the neighbour distance exceeds this percentile (default ${DEFAULT_SEMANTIC.percentile})
   --headers             contextual chunk headers on
-${CONTEXTUAL_HELP}  --analyzer A[,A…]     BM25 terms: ${ANALYZERS.join(' | ')} (default stem+stop; stem: Snowball
+${LATE_HELP}${CONTEXTUAL_HELP}  --analyzer A[,A…]     BM25 terms: ${ANALYZERS.join(' | ')} (default stem+stop; stem: Snowball
                         per language, Porter for English; +stop drops stop words)
   --bm25 V[,V…]         BM25 variant: bm25plus (MiniSearch's BM25+) | lucene
                         (Lucene/Anserini: k1 0.9, b 0.4, length in tokens; default); eval measures each

@@ -16,6 +16,7 @@ import { DEFAULT_PACKED, validatePacked, type PackedChunkParams } from '../core/
 import { DEFAULT_SEMANTIC, validateSemantic, type SemanticChunkParams } from '../core/structure/semantic-chunks';
 import { CONTEXTUAL_OPTIONS, type ContextualValues } from './contextual-cli';
 import { EMBEDDER_OPTIONS, type EmbedderValues } from './embedder-options';
+import { LATE_OPTIONS, type LateValues } from './late-chunking-cli';
 import { QUESTION_OPTIONS, type QuestionValues } from './questions-commands';
 import { UsageError } from './usage';
 
@@ -83,9 +84,9 @@ export function list<T extends string>(v: string | undefined, allowed: readonly 
 }
 
 export type OptionValue<O> = O extends { multiple: true } ? string[] : O extends { type: 'boolean' } ? boolean : string;
-export type Values = { [K in keyof typeof OPTIONS]?: OptionValue<(typeof OPTIONS)[K]> } & CliValues & QuestionValues & EmbedderValues & ContextualValues;
+export type Values = { [K in keyof typeof OPTIONS]?: OptionValue<(typeof OPTIONS)[K]> } & CliValues & QuestionValues & EmbedderValues & LateValues & ContextualValues;
 export function parse(argv: string[]): { values: Values; positionals: string[] } {
-  return parseArgs({ args: argv, options: { ...OPTIONS, ...GROUP_OPTIONS, ...QUESTION_OPTIONS, ...EMBEDDER_OPTIONS, ...CONTEXTUAL_OPTIONS }, allowPositionals: true, strict: true }) as { values: Values; positionals: string[] };
+  return parseArgs({ args: argv, options: { ...OPTIONS, ...GROUP_OPTIONS, ...QUESTION_OPTIONS, ...EMBEDDER_OPTIONS, ...LATE_OPTIONS, ...CONTEXTUAL_OPTIONS }, allowPositionals: true, strict: true }) as { values: Values; positionals: string[] };
 }
 
 /** Retrieval options, validated before any file is read or embedded. */

@@ -4,7 +4,8 @@ import { lexicalLabel } from '../../core/index/lexical-index';
 import { applyContextual } from '../contextual-cli';
 import { embedAll } from '../engine-setup';
 import { embedderLabel, prepareEval, printJson } from '../eval-setup';
-import { metricsTable } from '../metrics-table';
+import { checkLateChunking, eachLateVariant, lateDifferenceLines } from '../late-chunking-cli';
+import { metricsTable, pointLabel } from '../metrics-table';
 import { budgets, lexicalChoices, retrieval, structure, type Values } from '../options';
 import { ProgressBar } from '../progress';
 import { sourceLineOf } from '../questions-commands';
@@ -16,20 +17,24 @@ export async function cmdEval(values: Values, files: string[] = []): Promise<voi
   const params = retrieval(values, { topK: 50, budget: 512 }); // validated before any work
   const budgetList = budgets(values, [512]);
   const { set, engine, strategies, retrievers } = await prepareEval(values, structure(values), files);
+  checkLateChunking(engine, values);
   await applyContextual(engine, values);
-  if (retrievers.some((r) => r !== 'bm25')) await embedAll(engine, unitKinds(strategies, params), false);
   const rows: EvalRow[] = [];
   const lexical = lexicalChoices(values);
-  for (const budgetTokens of budgetList) {
-    for (const retriever of retrievers) {
-      // The lexical model only matters where BM25 retrieves.
-      for (const l of retriever === 'vector' ? [lexical[0]!] : lexical) {
-        engine.setLexical(l);
-        const bar = new ProgressBar(`eval ${retriever}${retriever !== 'vector' && lexical.length > 1 ? ` (${lexicalLabel(l)})` : ''}${budgetList.length > 1 ? ` @${budgetTokens}` : ''}`);
-        rows.push(...(await evaluate(engine, set, strategies, { ...params, retriever, budgetTokens }, (p) => bar.update(p.done, p.total))));
+  // With --late-chunking: plain vectors, then late-chunked ones (each row says which).
+  await eachLateVariant(engine, values, async () => {
+    if (retrievers.some((r) => r !== 'bm25')) await embedAll(engine, unitKinds(strategies, params), false);
+    for (const budgetTokens of budgetList) {
+      for (const retriever of retrievers) {
+        // The lexical model only matters where BM25 retrieves.
+        for (const l of retriever === 'vector' ? [lexical[0]!] : lexical) {
+          engine.setLexical(l);
+          const bar = new ProgressBar(`eval ${retriever}${retriever !== 'vector' && lexical.length > 1 ? ` (${lexicalLabel(l)})` : ''}${budgetList.length > 1 ? ` @${budgetTokens}` : ''}`);
+          rows.push(...(await evaluate(engine, set, strategies, { ...params, retriever, budgetTokens }, (p) => bar.update(p.done, p.total))));
+        }
       }
     }
-  }
+  });
   const seconds = (performance.now() - t0) / 1000;
   const embedderName = embedderLabel(engine);
   if (values.json) return printJson(set, engine, rows);
@@ -37,6 +42,8 @@ export async function cmdEval(values: Values, files: string[] = []): Promise<voi
   console.log(`dataset ${set.name}: ${c.docs.length} documents, ${c.sentences.length} sentences, ${set.questions.length} questions${set.skipped.length ? ` (${set.skipped.length} rows skipped)` : ''}`);
   if (sourceLineOf(set)) console.log(`questions: ${sourceLineOf(set)}`);
   console.log(`embedder ${embedderName} · tokens counted with ${c.tokenizer} · budget ${budgetList.map((b) => b ?? 'none').join(', ')} tokens · top-k ${params.topK}`);
-  console.log(metricsTable(rows, budgetList.length > 1));
+  const late = values['late-chunking'] ? lateDifferenceLines(rows) : [];
+  console.log(metricsTable(rows, budgetList.length > 1, late.length ? pointLabel : undefined));
+  if (late.length) console.log(`\nlate chunking minus plain vectors, answer in context (paired 95 % interval):\n${late.join('\n')}`);
   console.log(`\n${seconds.toFixed(1)}s`);
 }

@@ -8,6 +8,7 @@ import { UNIT_KINDS } from '../../core/retrieve/params';
 import { writeFileAtomic } from '../../node/atomic-write';
 import { applyContextual } from '../contextual-cli';
 import { embedAll, loadFiles, makeEngine } from '../engine-setup';
+import { applyLateChunking } from '../late-chunking-cli';
 import { engineFromBundle } from '../export-commands';
 import { exportDeps } from '../export-deps';
 import { structure, type Values } from '../options';
@@ -31,6 +32,8 @@ export async function cmdIndex(values: Values, files: string[]): Promise<void> {
     engine.addDocuments(docs);
   }
   const docs = engine.corpus.docs;
+  // Late chunking (--late-chunking) is checked before anything is written or embedded; the saved structure records it.
+  applyLateChunking(engine, values);
   // Contexts are written (or taken from the bundle) before embedding: the saved corpus keeps them.
   await applyContextual(engine, values);
   // A bundle carries no semantic chunks (the model cuts them): indexing from one embeds only

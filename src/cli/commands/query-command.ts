@@ -7,6 +7,7 @@ import { STRATEGIES, strategyTitle } from '../../core/strategies/registry';
 import { sectionPath } from '../../core/structure/corpus';
 import { applyContextual } from '../contextual-cli';
 import { embedAll, loadFiles, makeEngine } from '../engine-setup';
+import { applyLateChunking } from '../late-chunking-cli';
 import { list, retrieval, type Values } from '../options';
 import { queryJson } from '../questions-commands';
 import { engineFromSaved } from '../saved-corpus';
@@ -29,6 +30,7 @@ export async function cmdQuery(values: Values, positionals: string[]): Promise<v
     if (!docs.length) throw new UsageError('query: no file could be loaded');
     engine.addDocuments(docs);
   }
+  applyLateChunking(engine, values);
   await applyContextual(engine, values);
   // Only what is missing is embedded (nothing, for a saved corpus made with the same model).
   if (retriever !== 'bm25') await embedAll(engine, unitKinds(strategies, params));

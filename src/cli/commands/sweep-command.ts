@@ -8,6 +8,7 @@ import { BASELINE, strategyWords } from '../../core/strategies/registry';
 import { applyContextual } from '../contextual-cli';
 import { embedAll } from '../engine-setup';
 import { embedderLabel, loadReranker, prepareEval, printJson } from '../eval-setup';
+import { checkLateChunking, eachLateVariant } from '../late-chunking-cli';
 import { metricsTable, pointLabel } from '../metrics-table';
 import { budgets, lexicalChoices, list, retrieval, structure, type Values } from '../options';
 import { ProgressBar } from '../progress';
@@ -21,25 +22,29 @@ export async function cmdSweep(values: Values, files: string[] = []): Promise<vo
   if (budgetList.includes(null)) throw new UsageError('--sweep compares strategies at equal budgets: give --budget TOKENS[,TOKENS…]');
   const metric = list(values.metric, RANKING_METRICS, 'metric', [RANKING_METRICS[0]!])[0]!;
   const { set, engine, strategies, retrievers } = await prepareEval(values, structure(values), files);
+  checkLateChunking(engine, values);
   engine.reranker = await loadReranker(values);
   const spec = defaultSweep({ strategies, retrievers: [...retrievers], budgets: budgetList as number[], topK: base.topK, rerank: engine.reranker ? [false, true] : [false] });
   const points: SweepPoint[] = [];
   const lexical = lexicalChoices(values);
   // Contexts first (--contextual or --sweep-contextual); with --sweep-contextual off, then on.
   await applyContextual(engine, values, { switchOn: !values['sweep-contextual'] });
-  for (const contextual of values['sweep-contextual'] ? [false, true] : [engine.structure.contextual]) {
-    engine.setContextual(contextual);
-    for (const headers of values['sweep-headers'] ? [false, true] : [engine.structure.headers.enabled]) {
-      engine.setHeaders({ ...engine.structure.headers, enabled: headers });
-      if (retrievers.some((r) => r !== 'bm25')) await embedAll(engine, unitKinds(strategies, base), false);
-      if (contextual && engine.embedder) for (const kind of unitKinds(strategies, base)) await engine.contexts.embed(kind);
-      for (const l of lexical) {
-        engine.setLexical(l);
-        const bar = new ProgressBar(`sweep ${sweepSize(spec)} points${headers ? ' · headers on' : ''}${contextual ? ' · contextual on' : ''}${lexical.length > 1 ? ` · ${lexicalLabel(l)}` : ''}`);
-        points.push(...(await sweep(engine, set, spec, { onProgress: (p) => bar.update(p.done, p.total) })));
+  // With --late-chunking: every variant below with plain vectors, then late-chunked (each point says which).
+  await eachLateVariant(engine, values, async () => {
+    for (const contextual of values['sweep-contextual'] ? [false, true] : [engine.structure.contextual]) {
+      engine.setContextual(contextual);
+      for (const headers of values['sweep-headers'] ? [false, true] : [engine.structure.headers.enabled]) {
+        engine.setHeaders({ ...engine.structure.headers, enabled: headers });
+        if (retrievers.some((r) => r !== 'bm25')) await embedAll(engine, unitKinds(strategies, base), false);
+        if (contextual && engine.embedder) for (const kind of unitKinds(strategies, base)) await engine.contexts.embed(kind);
+        for (const l of lexical) {
+          engine.setLexical(l);
+          const bar = new ProgressBar(`sweep ${sweepSize(spec)} points${headers ? ' · headers on' : ''}${contextual ? ' · contextual on' : ''}${lexical.length > 1 ? ` · ${lexicalLabel(l)}` : ''}`);
+          points.push(...(await sweep(engine, set, spec, { onProgress: (p) => bar.update(p.done, p.total) })));
+        }
       }
     }
-  }
+  });
   const seconds = (performance.now() - t0) / 1000;
   const embedderName = embedderLabel(engine);
   if (values.json) return printJson(set, engine, points);

@@ -26,6 +26,7 @@ export function paramsInWords(point: PointToWord): string {
     parts.push(`RRF c ${short(p.rrfC)}, weights BM25 ${short(p.weights.bm25)} / vector ${short(p.weights.vector)}`);
   }
   if (point.headers ?? p.headers) parts.push('headers on');
+  if ((point.params as { late?: boolean }).late) parts.push('late chunking on');
   if (p.contextual) parts.push('contextual retrieval on');
   if (point.rerank || p.rerank) parts.push('reranked');
   return parts.join('; ');

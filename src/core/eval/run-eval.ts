@@ -29,6 +29,7 @@ export function strategyParams(s: StrategyName, p: RetrievalParams, engine: Retr
   if (p.retriever === 'hybrid') Object.assign(base, { rrfC: p.rrf.c, weights: p.rrf.weights });
   Object.assign(base, strategyOf(s).report?.(p, engine.structure));
   if (engine.structure.headers.enabled) base.headers = true;
+  if (engine.structure.vectors === 'late') base.late = true;
   if (engine.structure.contextual) base.contextual = true;
   // Which analyzer and BM25 variant produced the BM25 list (structure, but it changes the scores).
   if (p.retriever !== 'vector') base.lexical = { ...(engine.structure.lexical ?? DEFAULT_LEXICAL) };
