@@ -47,7 +47,8 @@ export interface ImportResult {
 }
 
 function structureKey(s: StructureParams): string {
-  return JSON.stringify({ chunkLevels: s.chunkLevels, sectionLevel: s.sectionLevel, naive: s.naive, headers: { ...s.headers, fields: [...s.headers.fields].sort() } });
+  // Plain and late-chunked vectors of the same units never mix in one set (bundles before the variant were plain).
+  return JSON.stringify({ chunkLevels: s.chunkLevels, sectionLevel: s.sectionLevel, naive: s.naive, headers: { ...s.headers, fields: [...s.headers.fields].sort() }, vectors: s.vectors ?? 'plain' });
 }
 
 /**
