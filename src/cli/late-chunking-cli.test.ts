@@ -3,30 +3,17 @@
  * corpus and a bundle record the variant (and a query over the corpus embeds nothing again), and
  * a model that cannot late-chunk is refused before anything is embedded.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT, SHARED_DATA } from '../node/paths';
+import { SHARED_DATA } from '../node/paths';
+import { cliRunner } from './cli-runner';
 
 const SQUAD = `${SHARED_DATA}/squad_en/squad-dev-v1.1.from-explorer.json`;
 
-function cli(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('npx', ['tsx', 'src/cli/main.ts', ...args], { cwd: PROJECT_ROOT, env: { ...process.env, npm_config_loglevel: 'error', NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 170_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr: stderr.split('\n').filter((l) => l.trim() && !/^npm (warn|WARN)/.test(l)).join('\n') });
-    });
-  });
-}
+// Blank stderr lines dropped; eval of two variants with the model can take minutes on a loaded machine.
+const cli = cliRunner({ keep: (l) => l.trim() !== '', killAfterMs: 170_000 });
 
 const TEXT = `# The lighthouse
 
