@@ -21,8 +21,9 @@ export class LexicalIndexes {
     private readonly contexts: ContextualUnits,
   ) {}
 
-  private key(kind: UnitKind, contextual: boolean): string {
-    return `${this.core.variantKey(kind)}${contextual ? '|ctx' : ''}|${lexicalKey(this.core.structure().lexical)}`;
+  /** Late chunking changes the vectors only: plain and late-chunked vectors share one BM25 index. */
+  key(kind: UnitKind, contextual: boolean): string {
+    return `${this.core.variantKey(kind).replace(/\|late$/, '')}${contextual ? '|ctx' : ''}|${lexicalKey(this.core.structure().lexical)}`;
   }
 
   /** The BM25 index of a unit kind for the current variant and lexical choice (contextual or not), brought up to date. */
