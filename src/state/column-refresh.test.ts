@@ -23,6 +23,14 @@ describe('which status changes make the shown columns search again', () => {
     expect(columnDependencies(after, [col('sentence')])).toBe(columnDependencies(before, [col('sentence')]));
   });
 
+  it('contexts arriving change the Contextual chunks column\'s dependencies, and every column\'s while contextual retrieval is on', () => {
+    const at = (version: number, contextual = false) => ({ ...status({ chunk: [2, 2] }), contexts: { version, written: {} }, structure: { contextual } as WorkerStatus['structure'] });
+    expect(columnDependencies(at(3), [col('contextual', 'bm25')])).toBe('chunk:2 contexts:3 docs:2');
+    expect(columnDependencies(at(4), [col('contextual', 'bm25')])).not.toBe(columnDependencies(at(3), [col('contextual', 'bm25')]));
+    expect(columnDependencies(at(4), [col('naive', 'bm25')])).toBe(columnDependencies(at(3), [col('naive', 'bm25')]));
+    expect(columnDependencies(at(4, true), [col('naive', 'bm25')])).toBe('chunk:2 contexts:4 docs:2');
+  });
+
   it('a BM25 column depends on how many units there are (semantic chunks being cut), not on vectors', () => {
     expect(columnDependencies(status({ semantic: [2, 4] }), [col('semantic', 'bm25')])).toBe('docs:2 semantic:4');
     expect(columnDependencies(status({ semantic: [2, 4] }, 3), [col('semantic', 'bm25')])).toBe('docs:3 semantic:4');

@@ -2,14 +2,17 @@
  * When the shown columns must search again: one rule for every column, read from the
  * strategy registry. A column depends on its strategy's unit kind: on how many units there
  * are (semantic chunks appear as the model cuts them) and, unless it ranks by BM25 alone, on
- * how many of them have vectors. Pure, so it is tested with exact values.
+ * how many of them have vectors; columns that retrieve by contextualised text also on the
+ * contexts written. Pure, so it is tested with exact values.
  */
 import { strategyOf } from '../core/strategies/registry';
 import type { ColumnSpec, WorkerStatus } from '../worker/protocol';
 
 /** What the columns' answers depend on in a status; a search is due when it changes. */
-export function columnDependencies(status: Pick<WorkerStatus, 'docs' | 'embedding'>, columns: readonly ColumnSpec[]): string {
+export function columnDependencies(status: Pick<WorkerStatus, 'docs' | 'embedding'> & Partial<Pick<WorkerStatus, 'contexts' | 'structure'>>, columns: readonly ColumnSpec[]): string {
   const parts = new Set<string>([`docs:${status.docs.length}`]);
+  // Contexts arrive while a run goes on: the columns that retrieve by them search again.
+  if (columns.some((c) => c.strategy === 'contextual') || status.structure?.contextual) parts.add(`contexts:${status.contexts?.version ?? 0}`);
   for (const c of columns) {
     const kind = strategyOf(c.strategy).unit;
     const { done, total } = status.embedding.coverage[kind] ?? { done: 0, total: 0 };

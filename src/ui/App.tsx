@@ -8,6 +8,7 @@ import { EvalLab } from './eval/EvalLab';
 import { useTab } from '../state/stores';
 import { TopBar } from './TopBar';
 import { GeneratorPanel } from './generate/GeneratorPanel';
+import { ContextsPanel } from './contexts/ContextsPanel';
 import { MapView } from './map/MapView';
 import { showMap, useMap } from '../state/map';
 import { panelId, ViewTabs } from './ViewTabs';
@@ -40,6 +41,7 @@ export function App() {
           <ParamsPanel />
           <ExportPanel />
           <GeneratorPanel />
+          <ContextsPanel />
         </aside>
         <main className="main">
           <ViewTabs views={VIEWS} current={current} onChoose={choose} />

@@ -60,6 +60,8 @@ export interface WorkerStatus {
   indexBackend: IndexBackend;
   /** The corpus map's background UMAP job, while it runs (and its last outcome). */
   map?: MapProgressMessage;
+  /** Situating contexts (lab-contexts.ts): a version that changes with them and their vectors, and how many per unit kind. */
+  contexts?: { version: number; written: Partial<Record<string, number>>; problem?: string };
 }
 
 export interface InitOptions {

@@ -5,6 +5,7 @@
  * new engine goes through `replaceEngine`.
  */
 import type { Embedder } from '../core/embed/embedder';
+import { lateChunkingOf } from '../core/embed/late-chunking';
 import { lexicalKey } from '../core/index/lexical-index';
 import type { Reranker } from '../core/embed/reranker';
 import { RetrievalEngine } from '../core/engine';
@@ -27,12 +28,28 @@ function treeKey(s: StructureParams): string {
   return JSON.stringify([s.chunkLevels, s.sectionLevel, s.naive, s.packed, s.semantic]);
 }
 
+/** Late-chunked vectors where asked for and the model can make them, else plain (the page shows the model's reason by the switch). */
+function vectorVariant(s: StructureParams, embedder: Embedder | null): StructureParams['vectors'] {
+  return s.vectors === 'late' && lateChunkingOf(embedder).available ? 'late' : 'plain';
+}
+
 /** Trims a title and summary to what a header can hold; an empty context is none. */
 function documentContext(c: DocumentContext): DocumentContext | null {
   const title = typeof c.title === 'string' ? c.title.replace(/\s+/g, ' ').trim().slice(0, 300) : '';
   const summary = typeof c.summary === 'string' ? c.summary.replace(/\s+/g, ' ').trim().slice(0, 1000) : '';
   if (!title && !summary) return null;
   return { ...(title ? { title } : {}), ...(summary ? { summary } : {}), by: typeof c.by === 'string' && c.by ? c.by.slice(0, 200) : 'user' };
+}
+
+/**
+ * An engine that takes another's place gets its situating contexts and their vectors: they are
+ * keyed by unit identity and text, so they fit whatever the new engine's documents and chunks.
+ */
+function carryContexts(from: RetrievalEngine, to: RetrievalEngine): void {
+  if (from.contexts.store === to.contexts.store) return;
+  for (const e of from.contexts.store.entries()) if (!to.contexts.store.has(e.key)) to.contexts.store.set(e.key, e.context);
+  for (const run of from.contexts.store.runs) to.contexts.store.recordRun(run);
+  for (const [k, v] of from.contexts.vectors) if (!to.contexts.vectors.has(k)) to.contexts.vectors.set(k, v);
 }
 
 export class CorpusSession {
@@ -62,7 +79,7 @@ export class CorpusSession {
 
   /** An empty engine with the session's models, index backend and (by default) structure. */
   newEngine(structure: StructureParams = this.structure): RetrievalEngine {
-    return new RetrievalEngine({ embedder: this.embedder, reranker: this.rerankerModel, structure, vectorIndex: vectorIndexFactory(this.indexBackend) });
+    return new RetrievalEngine({ embedder: this.embedder, reranker: this.rerankerModel, structure: { ...structure, vectors: vectorVariant(structure, this.embedder) }, vectorIndex: vectorIndexFactory(this.indexBackend) });
   }
 
   /**
@@ -109,7 +126,9 @@ export class CorpusSession {
   async replaceEngine(build: () => RetrievalEngine | Promise<RetrievalEngine>): Promise<void> {
     this.job.stop();
     this.variants.clear();
+    const before = this.engine;
     this.engine = await build();
+    carryContexts(before, this.engine);
   }
 
   /**
@@ -150,7 +169,7 @@ export class CorpusSession {
       if (!origin) return this.engineWithDocuments();
       // Split by a model's tokenizer, and the model not loaded yet: the stored units are taken
       // as they are (BM25 answers over them at once); the model's engine replaces this one.
-      const engine = new RetrievalEngine({ reranker: this.rerankerModel, structure: this.structure, vectorIndex: vectorIndexFactory(this.indexBackend), counter: provisionalCounter(origin.counter), maxSentenceTokens: origin.maxSentenceTokens });
+      const engine = new RetrievalEngine({ reranker: this.rerankerModel, structure: { ...this.structure, vectors: 'plain' }, vectorIndex: vectorIndexFactory(this.indexBackend), counter: provisionalCounter(origin.counter), maxSentenceTokens: origin.maxSentenceTokens });
       addStoredDocuments(engine, docs, splits);
       return engine;
     });
@@ -233,6 +252,7 @@ export class CorpusSession {
       const cached = this.variants.get(treeKey(s));
       // Built first: invalid sizes throw here and leave the current corpus as it was.
       const engine = cached ?? this.newEngine(s);
+      carryContexts(this.engine, engine);
       engine.addDocuments(this.docs); // documents added since it was cached
       engine.setHeaders(s.headers);
       this.variants.delete(treeKey(s));
@@ -248,6 +268,14 @@ export class CorpusSession {
     }
     // The analyzer and BM25 variant rebuild only the lexical indexes, never the vectors.
     if (lexicalKey(this.engine.structure.lexical) !== lexicalKey(s.lexical)) this.engine.setLexical(s.lexical);
+    // Late chunking on or off: each variant's vectors are kept (switching back is instant); the job goes on with the new one.
+    const vectors = vectorVariant(s, this.embedder);
+    if (this.engine.structure.vectors !== vectors) {
+      this.job.stop();
+      this.engine.setVectorVariant(vectors);
+    }
+    // Contextual retrieval on or off: the same vectors, other BM25 indexes.
+    if (this.engine.structure.contextual !== s.contextual) this.engine.setContextual(s.contextual);
   }
 
   document(docId: string): Document {

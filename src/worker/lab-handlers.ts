@@ -46,5 +46,12 @@ export function labHandlers(getLab: () => Promise<Lab>): Handlers<LabApi> {
     mapPoint: on('concurrent', (lab, p) => lab.mapPoint(p)),
     // Question generation's passages: a read of the corpus (sampling is synchronous).
     questionPassages: on('concurrent', (lab, p) => lab.questionPassages(p)),
+    // Contextual retrieval (lab-contexts.ts): plans and calls are reads; a context kept is a change.
+    contextsState: on('concurrent', (lab, p) => lab.contexts.state(p.kind)),
+    contextsPlan: on('concurrent', (lab, p) => lab.contexts.plan(p)),
+    contextsCalls: on('concurrent', (lab, p) => lab.contexts.calls(p)),
+    contextsPut: on('serial', (lab, p) => lab.contexts.put(p.key, p.context)),
+    contextsEdit: on('serial', (lab, p) => lab.contexts.edit(p.key, p.text)),
+    contextsRecordRun: on('serial', (lab, p) => lab.contexts.record(p.run)),
   };
 }

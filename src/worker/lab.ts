@@ -27,6 +27,7 @@ import { loadRefusal } from './load-refusal';
 import { loadEmbedder, loadReranker } from './model-loader';
 import { Persistence, type SavedVectors } from './persistence';
 import { QuestionBook } from './question-set';
+import { LabContexts } from './lab-contexts';
 import { StatusThrottle } from './status-throttle';
 import { VectorKeeper } from './vector-keeper';
 import { LOAD_REFUSED, type AddResult, type LoadRefusal, type InitOptions, type InputFileMessage, type LabApi, type ModelChoice, type ModelStatus, type WorkerStatus } from './protocol';
@@ -63,6 +64,8 @@ export class Lab {
   private readonly keeper = new VectorKeeper(this.persistence, () => this.postStatus(this.status()));
   /** The corpus's question set, stored with it (question-set.ts; its RPC methods are routed to it in lab-handlers.ts). */
   readonly questions = new QuestionBook(() => this.session.docs, (set) => this.persistence.saveQuestions(set));
+  /** Situating contexts, kept with the corpus (lab-contexts.ts; routed in lab-handlers.ts). */
+  readonly contexts = new LabContexts(() => this.session.engine, () => this.throttle.schedule());
   /** Whole vector sets stored by an older version, waiting for the model they were made with. */
   private savedVectors: SavedVectors[] = [];
   private restored = false;
@@ -95,6 +98,7 @@ export class Lab {
         this.questions.restore(saved.questions);
       }
     }
+    await this.contexts.open(Boolean(options.fresh));
     return { status: this.status(), params };
   }
 
@@ -376,6 +380,7 @@ export class Lab {
       restored: this.restored,
       ...(this.unfinishedImport ? { unfinishedImport: this.unfinishedImport } : {}),
       ...(this.map.progress ? { map: this.map.progress } : {}),
+      contexts: this.contexts.summary(),
     };
   }
 }

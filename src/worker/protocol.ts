@@ -16,9 +16,11 @@ import type { MapPointInfo, MapProgressMessage, MapQueryResult, ProjectionMethod
 import type { ModelChoice, ModelProgress, ModelStatus } from './model-protocol';
 import type { QuestionGenerationApi } from './question-generation-protocol';
 import type { QuestionApi } from './question-protocol';
+import type { ContextApi } from './context-protocol';
 import type { ColumnResult, SearchRequest } from './search-protocol';
 
 export * from './bundle-protocol';
+export * from './context-protocol';
 export * from './corpus-protocol';
 export * from './eval-protocol';
 export * from './map-protocol';
@@ -39,7 +41,7 @@ export function labError(code: LabErrorCode): RpcError<LabErrorCode> {
  * Every method of the lab worker. Which of them run concurrently is declared beside their
  * handlers (src/worker/worker.ts).
  */
-export type LabApi = QuestionApi & QuestionGenerationApi & {
+export type LabApi = QuestionApi & QuestionGenerationApi & ContextApi & {
   init: RpcMethod<{ options: InitOptions }, { status: WorkerStatus; params: unknown }>;
   /** `force`: load files the memory estimate would refuse (the user chose "Load anyway"). */
   addFiles: RpcMethod<{ files: InputFileMessage[]; force?: boolean }, AddResult, FileProgress>;

@@ -1,3 +1,4 @@
+import { BlockContext } from '../contexts/BlockContext';
 import { memo, useRef, type KeyboardEvent } from 'react';
 import { openBlock } from '../../state/controller';
 import { queryLabel } from '../../state/messages';
@@ -93,6 +94,7 @@ export function BlockSource({ block, rank }: { block: BlockView; rank: number })
             {block.header}
           </blockquote>
         )}
+        <BlockContext block={block} />
     </>
   );
 }
