@@ -22,6 +22,8 @@ export class VectorVariants {
   readonly store: VectorStore;
   /** Bounded: an evaluation embeds a whole question set at once (4,096 × 384 floats ≈ 6 MB at most). */
   readonly queryVectors = new BoundedCache<string, Float32Array>(4096);
+  /** Queries being embedded now, so a second search for one waits instead of embedding it again. */
+  private readonly queriesInFlight = new Map<string, Promise<void>>();
   /** One embedding run at a time per variant: concurrent runs would append the same units twice. */
   private readonly embedQueue = new Map<string, Promise<unknown>>();
   /** One semantic chunk build at a time (every header variant shares the chunks). */
@@ -239,11 +241,21 @@ export class VectorVariants {
   async embedQueries(queries: string[]): Promise<void> {
     const embedder = this.core.embedder;
     if (!embedder) return;
-    const missing = [...new Set(queries.filter((q) => !this.queryVectors.has(q)))];
-    if (!missing.length) return;
-    const { vectors } = await embedder.embed(missing, { kind: 'query', batchSize: 32 });
-    const d = embedder.dim;
-    missing.forEach((q, i) => this.queryVectors.set(q, vectors.slice(i * d, (i + 1) * d)));
+    const wanted = [...new Set(queries.filter((q) => !this.queryVectors.has(q)))];
+    // A query already on its way (two searches at start-up) is waited for, not embedded again:
+    // with an endpoint model that would send the question twice.
+    const waiting = wanted.flatMap((q) => this.queriesInFlight.get(q) ?? []);
+    const missing = wanted.filter((q) => !this.queriesInFlight.has(q));
+    if (missing.length) {
+      const run = embedder.embed(missing, { kind: 'query', batchSize: 32 }).then(({ vectors }) => {
+        const d = embedder.dim;
+        missing.forEach((q, i) => this.queryVectors.set(q, vectors.slice(i * d, (i + 1) * d)));
+      });
+      const settled = run.finally(() => missing.forEach((q) => this.queriesInFlight.get(q) === settled && this.queriesInFlight.delete(q)));
+      missing.forEach((q) => this.queriesInFlight.set(q, settled));
+      waiting.push(settled);
+    }
+    await Promise.all(waiting);
   }
 
   /** The query's vector (embedded once, cached); null without a model. */
