@@ -28,6 +28,8 @@ export interface EvalRunSpec {
   rrfGrid: boolean;
   /** Measure with contextual headers off and on (embeds the other variant). */
   headers: boolean;
+  /** Measure with contextual retrieval off and on (the contexts written so far; units without one stay plain). */
+  contextual?: boolean;
   /** Measure with reranking off and on (needs a reranker). */
   rerank: boolean;
   /** The view's retrieval parameters, for every dimension not swept. */
@@ -39,6 +41,8 @@ export interface EvalRunSpec {
 
 export interface EvalPointView extends SweepPoint {
   headers: boolean;
+  /** Measured with contextual retrieval on (every column by the contextualised text). */
+  contextual?: boolean;
 }
 
 export interface EvalRunResult {
@@ -59,6 +63,7 @@ export interface EvalPointQuery {
   budgetTokens: number;
   params: Partial<RetrievalParams>;
   headers: boolean;
+  contextual?: boolean;
   rerank: boolean;
 }
 

@@ -84,6 +84,21 @@ describe('evaluation in the worker', () => {
     expect(replay.points[0]!.totalTokens).toBeLessThanOrEqual(40);
   });
 
+  it('measures contextual retrieval off and on, each point with its intervals, and puts the switch back', async () => {
+    const { set, format } = readEvalFiles([file('set.json', SQUAD)], []);
+    const engine = new RetrievalEngine();
+    engine.addDocuments(set.docs);
+    // A context that names what the second question asks about ("winter closure") on the sentence holding its answer.
+    const id = engine.corpus.sentences.findIndex((x) => set.docs[0]!.text.slice(x.start, x.end).startsWith('Storms'));
+    engine.contexts.store.set(engine.contexts.key('sentence', id), { text: 'Winter closure of the port.', source: 'model test' });
+    const result = await runEvaluation(engine, set, format, { ...spec, strategies: ['sentence', 'contextual'], windows: false, budgets: [40], contextual: true, current: retrievalParams({ contextual: { unit: 'sentence' } }) }, () => undefined, new AbortController().signal);
+    const words = (p: (typeof result.points)[number]) => `${p.strategy}${p.contextual ? ' contextual' : ''}`;
+    expect(result.points.map(words)).toEqual(['sentence', 'contextual', 'sentence contextual', 'contextual contextual']);
+    expect(result.points.map((p) => Boolean(p.params.contextual))).toEqual([false, false, true, true]);
+    for (const p of result.points) expect(p.intervals?.answerInContext).toBeDefined();
+    expect(engine.structure.contextual).toBe(false);
+  });
+
   it('stops a run when cancelled and restores the header setting', async () => {
     const { set, format } = readEvalFiles([file('set.json', SQUAD)], []);
     const engine = new RetrievalEngine();

@@ -9,7 +9,8 @@ import { readSimpleSet } from '../core/eval/simple';
 import { readSquad } from '../core/eval/squad';
 import { defaultSweep, recommend, sweep, type SweepSpec } from '../core/eval/sweep';
 import type { RetrievalEngine } from '../core/engine';
-import { STRATEGY_UNIT, retrievalParams, type UnitKind } from '../core/retrieve/params';
+import { unitKinds } from '../core/eval/run-eval';
+import { retrievalParams, type UnitKind } from '../core/retrieve/params';
 import type { HeaderParams } from '../core/structure/headers';
 import type { Document } from '../core/types';
 import { describeSources, toEvalSet } from '../core/questions/evaluate-set';
@@ -87,24 +88,32 @@ async function embedVariant(engine: RetrievalEngine, kinds: UnitKind[], emit: Em
 export async function runEvaluation(engine: RetrievalEngine, set: EvalSet, format: EvalSetSummary['format'], spec: EvalRunSpec, emit: Emit, signal: AbortSignal): Promise<EvalRunResult> {
   const t0 = performance.now();
   const original: HeaderParams = engine.structure.headers;
+  const originalContextual = engine.structure.contextual;
   const variants = spec.headers ? [false, true] : [original.enabled];
+  const contextualVariants = spec.contextual ? [false, true] : [originalContextual];
   const sweepSpec = sweepSpecFor(spec, engine.reranker !== null);
   const retrievers = engine.embedder ? spec.retrievers : spec.retrievers.filter((r) => r === 'bm25');
   if (!retrievers.length) throw new Error('vector and hybrid retrieval need an embedding model: load one, or choose BM25');
-  const kinds = [...new Set(spec.strategies.map((s) => STRATEGY_UNIT[s]))];
+  const kinds = unitKinds(spec.strategies, spec.current);
   const points: EvalPointView[] = [];
   // Semantic chunks are found with the model even when only BM25 retrieves them (all header variants share them).
   if (engine.embedder && kinds.includes('semantic')) await engine.buildSemanticChunks({ signal, onEmbedProgress: (p) => emit({ kind: 'eval', phase: 'embed', done: p.done, total: p.total, pass: 'semantic chunks' }) });
   try {
-    for (const headers of variants) {
-      const pass = variants.length > 1 ? `headers ${headers ? 'on' : 'off'}` : '';
-      engine.setHeaders({ ...original, enabled: headers });
-      if (retrievers.some((r) => r !== 'bm25')) await embedVariant(engine, kinds, emit, signal, pass);
-      const found = await sweep(engine, set, { ...sweepSpec, retrievers }, { signal, onProgress: (p) => emit({ kind: 'eval', phase: 'sweep', done: p.done, total: p.total, ...(pass ? { pass } : {}) }) });
-      points.push(...found.map((p) => ({ ...p, headers, params: { ...p.params, headers } })));
+    for (const contextual of contextualVariants) {
+      engine.setContextual(contextual);
+      for (const headers of variants) {
+        const pass = [variants.length > 1 ? `headers ${headers ? 'on' : 'off'}` : '', contextualVariants.length > 1 ? `contextual retrieval ${contextual ? 'on' : 'off'}` : ''].filter(Boolean).join(' · ');
+        engine.setHeaders({ ...original, enabled: headers });
+        if (retrievers.some((r) => r !== 'bm25')) await embedVariant(engine, kinds, emit, signal, pass);
+        // Contextual vectors of the contexts written (one embedding each; the Contextual chunks column needs them either way).
+        if (engine.embedder && retrievers.some((r) => r !== 'bm25')) for (const kind of kinds) await engine.contexts.embed(kind, { signal });
+        const found = await sweep(engine, set, { ...sweepSpec, retrievers }, { signal, onProgress: (p) => emit({ kind: 'eval', phase: 'sweep', done: p.done, total: p.total, ...(pass ? { pass } : {}) }) });
+        points.push(...found.map((p) => ({ ...p, headers, ...(contextual ? { contextual } : {}), params: { ...p.params, headers } })));
+      }
     }
   } finally {
     engine.setHeaders(original);
+    engine.setContextual(originalContextual);
   }
   return {
     set: summarize(set, format),
@@ -151,12 +160,14 @@ export async function replayQuestion(
   const q = set.questions.find((x) => x.id === questionId);
   if (!q) throw new Error('that question is not in the imported set');
   const original = engine.structure.headers;
+  const originalContextual = engine.structure.contextual;
   const docIds = engine.corpus.docs.map((d) => d.id);
   const docLevel = set.questions.every((x) => x.targets.every((t) => !t.spans));
   const out: EvalQuestionResult['points'] = [];
   try {
     for (const point of points) {
       engine.setHeaders({ ...original, enabled: point.headers });
+      engine.setContextual(point.contextual ?? originalContextual);
       const p = retrievalParams({ ...point.params, retriever: point.retriever, budgetTokens: point.budgetTokens, rerank: { enabled: point.rerank, topN: 50 } });
       const [r] = await engine.search(q.question, [point.strategy], p);
       const m = scoreQuestion(q, judged(r!.blocks, docIds), { byDocument: docLevel });
@@ -164,6 +175,7 @@ export async function replayQuestion(
     }
   } finally {
     engine.setHeaders(original);
+    engine.setContextual(originalContextual);
   }
   return { question: { id: q.id, question: q.question, answers: q.answers }, points: out };
 }

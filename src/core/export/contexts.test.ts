@@ -79,6 +79,12 @@ describe('a bundle with contextual retrieval on', () => {
     expect(manifest.files.some((f: { name: string }) => f.name === CONTEXTS_FILE)).toBe(true);
     const saved = JSON.parse(text(bundle.files, CONTEXTS_FILE));
     expect(saved.entries).toHaveLength(4);
+    // The generated framework code says how the contexts were made and how to index with them.
+    for (const [name, marker] of [['frameworks/haystack/pipelines.yaml', '#'], ['frameworks/langchain/retriever.mjs', '//'], ['frameworks/llamaindex/pipeline.py', '#']] as const) {
+      const code = text(bundle.files, name);
+      expect(code, name).toContain(`${marker} Contextual retrieval (Anthropic, 2024) is on: 2 sentence, 1 leaf, 1 chunk units carry a situating context, written by model test (4).`);
+      expect(code, name).toContain(`${marker} Index and embed each unit as the lab did: header (if on) + blank line + context + blank line + text;`);
+    }
   });
 
   it('imports with its contexts, its contextual BM25 postings and vectors: nothing to write or embed again', async () => {

@@ -1,6 +1,7 @@
 import type { Manifest } from './manifest';
 import type { BundleFile } from './format';
 import { embeddingTarget, haystackEmbedders, langchainEmbeddings, llamaindexEmbeddings } from './framework-embedders';
+import { contextualNotes } from './contextual-notes';
 
 /**
  * Code for other stacks carrying the tuned values: a Haystack 2.x pipeline (YAML), a
@@ -10,7 +11,7 @@ import { embeddingTarget, haystackEmbedders, langchainEmbeddings, llamaindexEmbe
  * generated only.
  */
 
-type Cfg = Pick<Manifest, 'params' | 'structure' | 'embedding' | 'strategy' | 'bm25'>;
+type Cfg = Pick<Manifest, 'params' | 'structure' | 'embedding' | 'strategy' | 'bm25'> & Partial<Pick<Manifest, 'contextual'>>;
 
 /**
  * Elasticsearch/OpenSearch built-in analyzers nearest to the lab's per language. They tokenize,
@@ -59,6 +60,7 @@ export function bm25Notes(m: Cfg): string[] {
     'the nearest Elasticsearch/OpenSearch built-in analyzer per language of this corpus:',
     ...analyzers,
     'For ranking identical to the lab, use the Postgres function raglab.bm25_search with golden.json\'s terms.',
+    ...contextualNotes(m.contextual),
   ];
 }
 

@@ -102,6 +102,7 @@ export function RunSettings() {
           ))}
           <Check label="RRF c × weights" checked={s.rrfGrid} onChange={(on) => set({ rrfGrid: on })} hint="(× 25 hybrid cost)" />
           <Check label="Headers off and on" checked={s.headers} onChange={(on) => set({ headers: on })} hint="(embeds twice)" />
+          <Check label="Contextual retrieval off and on" checked={s.contextual} onChange={(on) => set({ contextual: on })} hint="(the contexts written so far)" />
           <Check
             label="Rerank off and on"
             checked={s.rerank && available.reranker}
@@ -150,6 +151,7 @@ export function RunSettings() {
           {parsed.budgets ? `${plural(points, 'point')}` : '–'}
           {choice.count !== null && parsed.budgets ? ` × ${plural(choice.count, 'question')}` : ''}
           {spec.headers && parsed.budgets ? ' (two header passes)' : ''}
+          {spec.contextual && parsed.budgets ? ' (contextual retrieval off, then on)' : ''}
           {problem && !running ? ` · ${problem}` : ''}
         </span>
       </div>

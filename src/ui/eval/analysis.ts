@@ -72,6 +72,7 @@ export function runSpec(choice: RunChoice, available: Availability): Omit<EvalRu
     ...swept,
     rrfGrid: choice.rrfGrid,
     headers: choice.headers,
+    ...(choice.contextual ? { contextual: true } : {}),
     rerank: choice.rerank && available.reranker,
     metric: choice.metric,
   };
@@ -93,7 +94,7 @@ export function estimatePoints(spec: Omit<EvalRunSpec, 'current'>): number {
     bm25Weights: spec.rrfGrid ? grid.bm25Weights : [0.5],
     rerank: spec.rerank ? [false, true] : [false],
   });
-  return n * (spec.headers ? 2 : 1);
+  return n * (spec.headers ? 2 : 1) * (spec.contextual ? 2 : 1);
 }
 
 // ---- points in words ----------------------------------------------------------------
@@ -264,6 +265,7 @@ export function pointQuery(p: EvalPointView): EvalPointQuery {
     budgetTokens: p.budgetTokens ?? 512,
     params: pointParams(p),
     headers: Boolean(p.headers),
+    ...(p.contextual ? { contextual: true } : {}),
     rerank: p.rerank,
   };
 }
@@ -274,6 +276,7 @@ export function queryInWords(q: EvalPointQuery): string {
   const parts = [...(s.words?.(s.report?.(retrievalParams(q.params)) ?? {}, 'short') ?? [])];
   if (q.retriever === 'hybrid' && q.params.rrf) parts.push(`c ${short(q.params.rrf.c)}, BM25 ${short(q.params.rrf.weights.bm25)}`);
   if (q.headers) parts.push('headers');
+  if (q.contextual) parts.push('contextual');
   if (q.rerank) parts.push('reranked');
   return parts.join(' · ');
 }

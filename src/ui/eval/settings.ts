@@ -15,6 +15,8 @@ export type EvalSettings = {
   budgetsText: string;
   rrfGrid: boolean;
   headers: boolean;
+  /** Contextual retrieval off and on (the contexts written so far). */
+  contextual: boolean;
   rerank: boolean;
   metric: MetricName;
   filter: string;
@@ -32,6 +34,7 @@ export const DEFAULT_EVAL_SETTINGS: EvalSettings = {
   ...(Object.fromEntries(SWEEP_AXES.map((a) => [a.id, true])) as Record<SweepAxisId, boolean>),
   rrfGrid: false,
   headers: false,
+  contextual: false,
   rerank: false,
   metric: 'answerInContext',
   filter: '',
