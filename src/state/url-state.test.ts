@@ -26,6 +26,7 @@ describe('view state in the URL', () => {
     v.structure.semantic = { buffer: 2, percentile: 90.5 };
     v.structure.headers = { enabled: true, title: false, section: true, fields: ['page', 'fileName'] };
     v.structure.lexical = { analyzer: 'words+stop', bm25: 'bm25plus' };
+    v.structure.vectors = 'late';
     v.embedder = { model: 'rag-lab/test-embedder', dtype: 'fp32', device: 'wasm', source: 'local' };
     v.reranker = { model: 'Xenova/ms-marco-MiniLM-L-6-v2', dtype: 'q8', device: 'webgpu', source: 'hub' };
     v.indexBackend = 'voy';
@@ -35,7 +36,7 @@ describe('view state in the URL', () => {
     expect(decodeView(url)).toEqual({ view: v, notices: [] });
     expect(url).toContain('q=What+is+AI+risk%3F');
     expect(url).toContain('w=0.7%2C0');
-    expect(url).toContain('an=words%2Bstop&bm=bm25plus');
+    expect(url).toContain('hf=page%2CfileName&lc=1&an=words%2Bstop&bm=bm25plus');
     expect(url).toContain('nc=256&no=32&pc=384&po=75&sb=2&sp=90.5');
     expect(url).toContain('cols=window%2Cautomerge%2Cnaive&cmp=naive%2Cwindow');
   });
@@ -74,6 +75,16 @@ describe('view state in the URL', () => {
       view: { structure: { lexical: { analyzer: 'stem+stop', bm25: 'lucene' } } },
       notices: ['ignored an=porter: use words, stem, words+stop or stem+stop', 'ignored bm=bm42: use bm25plus or lucene'],
     });
+  });
+
+  it('keeps late chunking as lc=1, says why it ignores another value, and reads a view saved before the switch as plain', () => {
+    expect(decodeView('?lc=1').view.structure.vectors).toBe('late');
+    expect(decodeView('?lc=0').view.structure.vectors).toBe('plain');
+    expect(decodeView('?lc=yes')).toEqual({ view: defaultView(), notices: ['ignored lc=yes: use 0 or 1'] });
+    const old = defaultView();
+    delete (old.structure as Partial<typeof old.structure>).vectors;
+    expect(encodeView(old)).toBe('');
+    expect(decodeView('?lc=1', old).view.structure).toEqual({ ...defaultView().structure, vectors: 'late' });
   });
 
   it('clamps or ignores nonsense, each with a notice, and keeps the rest', () => {

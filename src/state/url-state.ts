@@ -120,6 +120,8 @@ export function encodeView(v: ViewState): string {
   set('ht', s.headers.title ? 1 : 0, ds.headers.title ? 1 : 0);
   set('hs', s.headers.section ? 1 : 0, ds.headers.section ? 1 : 0);
   set('hf', s.headers.fields, ds.headers.fields);
+  // Late-chunked vectors (views saved before the switch existed hold none: plain).
+  set('lc', s.vectors === 'late' ? 1 : 0, ds.vectors === 'late' ? 1 : 0);
   set('an', (s.lexical ?? DEFAULT_LEXICAL).analyzer, ds.lexical.analyzer);
   set('bm', (s.lexical ?? DEFAULT_LEXICAL).bm25, ds.lexical.bm25);
   set('em', modelToParam(v.embedder), modelToParam(d.embedder));
@@ -139,7 +141,7 @@ export interface Decoded {
   notices: string[];
 }
 
-const KNOWN = new Set(['q', 'r', 'k', 'b', ...GROUP_FIELDS.map((f) => f.field.url), 'c', 'w', 'rn', 'fd', 'fs', 'fl', 'df', 'dt', 'lv', 'sl', 'nc', 'no', 'pc', 'po', 'sb', 'sp', 'h', 'ht', 'hs', 'hf', 'an', 'bm', 'em', 'ee', 'es', 'rm', 'ix', 'cols', 'cmp']);
+const KNOWN = new Set(['q', 'r', 'k', 'b', ...GROUP_FIELDS.map((f) => f.field.url), 'c', 'w', 'rn', 'fd', 'fs', 'fl', 'df', 'dt', 'lv', 'sl', 'nc', 'no', 'pc', 'po', 'sb', 'sp', 'h', 'ht', 'hs', 'hf', 'lc', 'an', 'bm', 'em', 'ee', 'es', 'rm', 'ix', 'cols', 'cmp']);
 
 export function decodeView(search: string, base: ViewState = defaultView()): Decoded {
   const q = new URLSearchParams(search.startsWith('?') ? search.slice(1) : search);
@@ -268,6 +270,7 @@ export function decodeView(search: string, base: ViewState = defaultView()): Dec
     if (ok.length < hf.length) notices.push(`ignored unknown header fields in hf=${q.get('hf')}`);
     s.headers.fields = ok;
   }
+  flag('lc', (b) => (s.vectors = b ? 'late' : 'plain'));
   s.lexical = { ...DEFAULT_LEXICAL, ...s.lexical };
   const an = q.get('an');
   if (an !== null) {

@@ -6,6 +6,7 @@
 import type { Embedder } from '../core/embed/embedder';
 import { endpointConfig, type EndpointChoice } from '../core/embed/endpoint-choice';
 import { EndpointEmbedder } from '../core/embed/endpoint-embedder';
+import { lateChunkingOf } from '../core/embed/late-chunking';
 import { CrossEncoderReranker, type Reranker } from '../core/embed/reranker';
 import { TransformersEmbedder } from '../core/embed/transformers-embedder';
 import { configureModelSource, describeLoadError, pickDevice } from './model-env';
@@ -36,7 +37,7 @@ async function loadEndpoint(e: EndpointChoice): Promise<Loaded<Embedder>> {
       ...(e.concurrency ? { concurrency: e.concurrency } : {}),
       fetch: (input, init) => globalThis.fetch(input, init),
     });
-    return { model, status: { state: 'ready', model: `${e.model.trim()} at ${model.url}`, dim: model.dim, isTestModel: false } };
+    return { model, status: { state: 'ready', model: `${e.model.trim()} at ${model.url}`, dim: model.dim, isTestModel: false, lateChunking: lateChunkingOf(model) } };
   } catch (err) {
     // The endpoint's own sentence names the URL and model; the page shows it as is.
     return { model: null, status: { state: 'failed', model: label, failure: { code: 'load-failed', model: label, detail: (err as Error).message } } };
@@ -58,7 +59,7 @@ export async function loadEmbedder(choice: ModelChoice | null, modelsUrl: string
       ...(choice.dimensions ? { dimensions: choice.dimensions } : {}),
       onLoadProgress: progressOf('embedder', emit),
     });
-    return { model, status: { state: 'ready', model: model.model, dim: model.dim, isTestModel: model.isTestModel } };
+    return { model, status: { state: 'ready', model: model.model, dim: model.dim, isTestModel: model.isTestModel, lateChunking: lateChunkingOf(model) } };
   } catch (e) {
     return { model: null, status: { state: 'failed', model: choice.model, failure: describeLoadError(e, choice.model) } };
   }

@@ -1,4 +1,5 @@
 import type { EndpointChoice } from '../core/embed/endpoint-choice';
+import type { LateChunkingSupport } from '../core/embed/embedder';
 import type { EditableSetting, EmbeddingSettings } from '../core/embed/presets';
 
 /** The lab protocol's models (joined into LabApi in protocol.ts): which model to load, how it went, its progress. */
@@ -36,6 +37,8 @@ export interface ModelStatus {
   model?: string;
   dim?: number;
   isTestModel?: boolean;
+  /** A ready embedder: whether it makes late-chunked vectors, and if not why (the structure settings show it). */
+  lateChunking?: LateChunkingSupport;
   /** Why it failed. */
   failure?: ModelFailure;
 }

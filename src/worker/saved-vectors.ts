@@ -178,7 +178,8 @@ export async function restoreDocVectors(engine: RetrievalEngine, vectors: readon
   }
   const byKey = new Map<string, Map<string, DocVectors>>();
   for (const r of vectors) {
-    if (!r.key.endsWith(`|${embedder.model}`)) continue;
+    // Late-chunked sets end in "|late" after the model.
+    if (!r.key.replace(/\|late$/, '').endsWith(`|${embedder.model}`)) continue;
     let m = byKey.get(r.key);
     if (!m) byKey.set(r.key, (m = new Map()));
     m.set(`${r.doc}\u0000${r.key}`, r);

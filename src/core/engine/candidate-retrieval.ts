@@ -110,6 +110,7 @@ export class CandidateRetrieval {
     } else if (wantVector && vindex!.size < units.count(kind)) {
       notes.push(`vector search covers ${vindex!.size} of ${units.count(kind)} ${unitsWord(kind)} (embedding continues)`);
     }
+    if (wantVector && this.core.structure().vectors === 'late') notes.push("late-chunked vectors: each unit's vector pools its own tokens, read with the rest of its document");
     // Fusion looks twice as deep into each list, so a unit ranked k+1 by one retriever and
     // high by the other can still make the fused top k.
     const fetch = p.retriever === 'hybrid' && wantVector ? k * 2 : k;

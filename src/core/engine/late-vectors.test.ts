@@ -10,7 +10,7 @@ import type { Embedder, LateDocument } from '../embed/embedder';
 import { TEST_EMBEDDER_ID, TEST_STATIC_EMBEDDER_ID } from '../embed/models';
 import { TransformersEmbedder } from '../embed/transformers-embedder';
 import { RetrievalEngine, type EmbedProgress } from '../engine';
-import { UNIT_KINDS, type UnitKind } from '../retrieve/params';
+import { retrievalParams, UNIT_KINDS, type UnitKind } from '../retrieve/params';
 
 let context: TransformersEmbedder;
 
@@ -103,6 +103,19 @@ describe("the engine's late-chunked vectors", () => {
     expect(engine.variantKey('leaf')).toBe(`leaf|h:ts:|${context.model}|late`);
     await engine.embedUnits('leaf');
     expect(Array.from(engine.exportVectors().leaf!)).toEqual(Array.from(off));
+  });
+
+  it("a vector or hybrid column's notes say its vectors are late-chunked; BM25 alone and plain vectors say nothing of it", async () => {
+    const engine = engineWith(context, { structure: { vectors: 'late' } });
+    await engine.embedUnits('sentence');
+    const note = "late-chunked vectors: each unit's vector pools its own tokens, read with the rest of its document";
+    const notes = async (retriever: 'bm25' | 'vector' | 'hybrid') => (await engine.fusedCandidates(['when is the lamp lit'], 'sentence', retrievalParams({ retriever }))).notes;
+    expect(await notes('vector')).toEqual([note]);
+    expect(await notes('hybrid')).toEqual([note]);
+    expect(await notes('bm25')).toEqual([]);
+    engine.setVectorVariant('plain');
+    await engine.embedUnits('sentence');
+    expect(await notes('vector')).toEqual([]);
   });
 
   it('reports progress up to the total and keeps the documents done when cancelled', async () => {

@@ -119,6 +119,38 @@ function EmbeddingLine() {
   );
 }
 
+/** A sentence as the page shows it: capital first, one full stop. */
+const sentence = (x: string) => `${x.charAt(0).toUpperCase()}${x.slice(1).replace(/\.$/, '')}.`;
+
+/**
+ * Late chunking (docs/context-techniques.md): off and disabled, with the model's reason, when
+ * the loaded model gives no token vectors (static, endpoint, pooled-output models).
+ */
+function LateChunkingSwitch({ on }: { on: boolean }) {
+  const model = useCorpus((st) => st.status?.embedder);
+  const late = model?.state === 'ready' ? model.lateChunking : undefined;
+  const reason = late && !late.available ? late.reason : null;
+  return (
+    <div className="p-late">
+      <Check
+        label="Late chunking"
+        ariaLabel="Late chunking"
+        checked={on && !reason}
+        disabled={reason !== null}
+        onChange={(b) => void setStructure((st) => void (st.vectors = b ? 'late' : 'plain'))}
+      />
+      <p className="p-hint">Each unit&apos;s vector pools its own tokens read with the rest of its document around them; the plain vectors are kept, so switching back is instant.</p>
+      {reason && (
+        <p className="p-hint" role="note" aria-label="Late chunking not available">
+          {sentence(reason)}
+        </p>
+      )}
+      {on && late?.available && late.note && <p className="p-hint">{sentence(late.note)}</p>}
+      {on && model?.state !== 'ready' && <p className="p-hint">Applies once an embedding model that gives token vectors is loaded.</p>}
+    </div>
+  );
+}
+
 /** Parameters that change the embedded text: each applied change re-embeds (variants are cached). */
 export function StructureControls() {
   const s = useView((st) => st.view.structure);
@@ -158,6 +190,7 @@ export function StructureControls() {
           />
         ))}
       </fieldset>
+      <LateChunkingSwitch on={s.vectors === 'late'} />
 
       <ChunkLevels levels={s.chunkLevels} />
 
