@@ -75,4 +75,40 @@ test('late chunking: made in the background, said in the columns, kept across a 
   await expect(banner(page)).toContainText('Embedded since: 0 units');
   await late.check();
   await expect(notes(page, /^Sentence hits/)).toContainText(LATE_NOTE, { timeout: 30_000 });
+
+  // The evaluation lab: one XQuAD article (it becomes the corpus), naive chunks and sentence hits, late chunking off then on.
+  await page.getByRole('tab', { name: 'Evaluate on a labelled set' }).click();
+  const lab = page.getByRole('region', { name: 'Evaluation lab' });
+  await lab.getByLabel('Labelled set').setInputFiles({ name: 'small-squad.json', mimeType: 'application/json', buffer: smallSquad() });
+  await expect(lab).toContainText('small-squad.json');
+  const strategies = lab.getByRole('group', { name: 'Strategies' }).getByRole('checkbox');
+  for (let i = 2; i < (await strategies.count()); i++) await strategies.nth(i).uncheck();
+  const sweep = lab.getByRole('group', { name: 'Sweep' });
+  for (const box of await sweep.getByRole('checkbox').all()) if (!(await box.isDisabled())) await box.uncheck();
+  await lab.getByLabel('Budgets (tokens)').fill('256');
+  await sweep.getByLabel(/Late chunking off and on/).check();
+  await expect(lab.getByLabel('Estimate')).toContainText('(late chunking off, then on)');
+  await lab.getByRole('button', { name: 'Run evaluation' }).click();
+  const table = lab.getByRole('table', { name: 'Variants compared' });
+  await expect(table).toBeVisible({ timeout: 180_000 });
+  for (const strategy of ['naive chunks', 'sentence hits']) {
+    for (const variant of ['late chunking off', 'late chunking on']) {
+      const row = table.getByRole('row').filter({ has: page.getByRole('rowheader', { name: strategy, exact: true }) }).filter({ hasText: variant });
+      // One best point per strategy, budget and variant, with its 95 % interval.
+      await expect(row).toHaveCount(1);
+      await expect(row).toContainText(/\d\.\d{3}–\d\.\d{3}/);
+    }
+  }
+  // The 'on' rows carry their paired difference from the same point with plain vectors.
+  await expect(table.getByRole('row').filter({ hasText: 'late chunking on' }).first()).toContainText(/[+−±]\d\.\d{3} to [+−±]\d\.\d{3}/);
+
+  // A static model gives no token vectors: both switches are off and disabled, with its reason.
+  await page.goto('/?em=rag-lab/test-static-embedder~fp32~wasm~local&lc=1');
+  await expect(models.getByText('Ready: rag-lab/test-static-embedder · 128 dimensions')).toBeVisible({ timeout: 60_000 });
+  await expect(late).toBeDisabled();
+  await expect(late).not.toBeChecked();
+  await expect(page.getByRole('note', { name: 'Late chunking not available' })).toHaveText(/^Late chunking is not available for rag-lab\/test-static-embedder: it is a static model/);
+  await page.getByRole('tab', { name: 'Evaluate on a labelled set' }).click();
+  await expect(lab.getByRole('group', { name: 'Sweep' }).getByLabel(/Late chunking off and on/)).toBeDisabled();
+  await expect(lab.getByRole('group', { name: 'Sweep' })).toContainText('it is a static model');
 });

@@ -28,6 +28,8 @@ export interface EvalRunSpec {
   rrfGrid: boolean;
   /** Measure with contextual headers off and on (embeds the other variant). */
   headers: boolean;
+  /** Measure with plain and late-chunked vectors (embeds the late ones; refused with the model's reason when it cannot). */
+  late?: boolean;
   /** Measure with contextual retrieval off and on (the contexts written so far; units without one stay plain). */
   contextual?: boolean;
   /** Measure with reranking off and on (needs a reranker). */
@@ -41,6 +43,8 @@ export interface EvalRunSpec {
 
 export interface EvalPointView extends SweepPoint {
   headers: boolean;
+  /** Measured with late-chunked vectors. */
+  late?: boolean;
   /** Measured with contextual retrieval on (every column by the contextualised text). */
   contextual?: boolean;
 }
@@ -63,6 +67,8 @@ export interface EvalPointQuery {
   budgetTokens: number;
   params: Partial<RetrievalParams>;
   headers: boolean;
+  /** Absent: as the engine is. */
+  late?: boolean;
   contextual?: boolean;
   rerank: boolean;
 }

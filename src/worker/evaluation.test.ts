@@ -3,7 +3,10 @@ import { documentFromText } from '../core/documents/load';
 import { RetrievalEngine } from '../core/engine';
 import { DatasetError } from '../core/eval/dataset';
 import { pointParams } from '../core/eval/sweep';
+import { TEST_EMBEDDER_ID, TEST_STATIC_EMBEDDER_ID } from '../core/embed/models';
+import { TransformersEmbedder } from '../core/embed/transformers-embedder';
 import { retrievalParams } from '../core/retrieve/params';
+import { setupNode } from '../node/setup';
 import { readEvalFiles, replayQuestion, runEvaluation, sweepSpecFor } from './evaluation';
 import type { EvalProgressMessage, EvalRunSpec, InputFileMessage } from './protocol';
 
@@ -97,6 +100,41 @@ describe('evaluation in the worker', () => {
     expect(result.points.map((p) => Boolean(p.params.contextual))).toEqual([false, false, true, true]);
     for (const p of result.points) expect(p.intervals?.answerInContext).toBeDefined();
     expect(engine.structure.contextual).toBe(false);
+  });
+
+  it('measures late chunking off and on with the same questions, each point with its interval; a replayed late point leaves the engine plain', async () => {
+    setupNode();
+    const { set, format } = readEvalFiles([file('set.json', SQUAD)], []);
+    const engine = new RetrievalEngine({ embedder: await TransformersEmbedder.load({ model: TEST_EMBEDDER_ID }) });
+    engine.addDocuments(set.docs);
+    const passes = new Set<string>();
+    const late = { ...spec, strategies: ['sentence' as const], retrievers: ['vector' as const], windows: false, budgets: [40], late: true };
+    const result = await runEvaluation(engine, set, format, late, (p) => void (p.pass && passes.add(`${p.phase} ${p.pass}`)), new AbortController().signal);
+    expect(result.points.map((p) => [p.strategy, p.late ?? false, Boolean(p.params.late)])).toEqual([
+      ['sentence', false, false],
+      ['sentence', true, true],
+    ]);
+    for (const p of result.points) expect(p.intervals?.answerInContext).toBeDefined();
+    expect([...passes]).toEqual(['embed late chunking off', 'sweep late chunking off', 'embed late chunking on', 'sweep late chunking on']);
+    expect(engine.structure.vectors).toBe('plain');
+    engine.setVectorVariant('late');
+    expect(engine.vectorCoverage('sentence')).toEqual({ done: 3, total: 3 });
+    engine.setVectorVariant('plain');
+    const view = (b: Parameters<Parameters<typeof replayQuestion>[4]>[0]) => ({ ...b, docId: '', docTitle: '', sectionPath: [], hitSpans: [] });
+    const replay = await replayQuestion(engine, set, 'q1', [{ strategy: 'sentence', retriever: 'vector', budgetTokens: 40, params: {}, headers: false, late: true, rerank: false }], view);
+    expect(replay.points).toHaveLength(1);
+    expect(engine.structure.vectors).toBe('plain');
+  });
+
+  it('refuses late chunking with the model\'s reason before embedding anything', async () => {
+    setupNode();
+    const { set, format } = readEvalFiles([file('set.json', SQUAD)], []);
+    const engine = new RetrievalEngine({ embedder: await TransformersEmbedder.load({ model: TEST_STATIC_EMBEDDER_ID }) });
+    engine.addDocuments(set.docs);
+    await expect(runEvaluation(engine, set, format, { ...spec, retrievers: ['vector'], late: true }, () => undefined, new AbortController().signal)).rejects.toThrow(
+      `late chunking is not available for ${TEST_STATIC_EMBEDDER_ID}: it is a static model`,
+    );
+    expect(engine.vectorCoverage('sentence').done).toBe(0);
   });
 
   it('stops a run when cancelled and restores the header setting', async () => {

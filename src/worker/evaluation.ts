@@ -11,7 +11,7 @@ import { defaultSweep, recommend, sweep, type SweepSpec } from '../core/eval/swe
 import type { RetrievalEngine } from '../core/engine';
 import { unitKinds } from '../core/eval/run-eval';
 import { retrievalParams, type UnitKind } from '../core/retrieve/params';
-import type { HeaderParams } from '../core/structure/headers';
+import { applyVariant, currentVariant, forEachVariant, variantLabel, variantsToCompare } from '../core/eval/variants';
 import type { Document } from '../core/types';
 import { describeSources, toEvalSet } from '../core/questions/evaluate-set';
 import type { QuestionSet, QuestionSourceKind } from '../core/questions/types';
@@ -81,16 +81,15 @@ async function embedVariant(engine: RetrievalEngine, kinds: UnitKind[], emit: Em
 }
 
 /**
- * Runs the sweep once per header variant asked for, on the engine as it is (documents,
- * model, chunk sizes), and says what is best at each budget. The engine's header setting
- * is restored afterwards.
+ * Runs the sweep once per engine variant asked for (headers, late chunking, contextual
+ * retrieval off and on: eval/variants.ts), on the engine as it is (documents, model, chunk
+ * sizes), and says what is best at each budget. The engine's variant is put back afterwards;
+ * a model that cannot late-chunk is refused with its reason before any work.
  */
 export async function runEvaluation(engine: RetrievalEngine, set: EvalSet, format: EvalSetSummary['format'], spec: EvalRunSpec, emit: Emit, signal: AbortSignal): Promise<EvalRunResult> {
   const t0 = performance.now();
-  const original: HeaderParams = engine.structure.headers;
-  const originalContextual = engine.structure.contextual;
-  const variants = spec.headers ? [false, true] : [original.enabled];
-  const contextualVariants = spec.contextual ? [false, true] : [originalContextual];
+  const compare = { headers: spec.headers, late: Boolean(spec.late), contextual: Boolean(spec.contextual) };
+  const variants = variantsToCompare(engine, compare);
   const sweepSpec = sweepSpecFor(spec, engine.reranker !== null);
   const retrievers = engine.embedder ? spec.retrievers : spec.retrievers.filter((r) => r === 'bm25');
   if (!retrievers.length) throw new Error('vector and hybrid retrieval need an embedding model: load one, or choose BM25');
@@ -98,23 +97,14 @@ export async function runEvaluation(engine: RetrievalEngine, set: EvalSet, forma
   const points: EvalPointView[] = [];
   // Semantic chunks are found with the model even when only BM25 retrieves them (all header variants share them).
   if (engine.embedder && kinds.includes('semantic')) await engine.buildSemanticChunks({ signal, onEmbedProgress: (p) => emit({ kind: 'eval', phase: 'embed', done: p.done, total: p.total, pass: 'semantic chunks' }) });
-  try {
-    for (const contextual of contextualVariants) {
-      engine.setContextual(contextual);
-      for (const headers of variants) {
-        const pass = [variants.length > 1 ? `headers ${headers ? 'on' : 'off'}` : '', contextualVariants.length > 1 ? `contextual retrieval ${contextual ? 'on' : 'off'}` : ''].filter(Boolean).join(' · ');
-        engine.setHeaders({ ...original, enabled: headers });
-        if (retrievers.some((r) => r !== 'bm25')) await embedVariant(engine, kinds, emit, signal, pass);
-        // Contextual vectors of the contexts written (one embedding each; the Contextual chunks column needs them either way).
-        if (engine.embedder && retrievers.some((r) => r !== 'bm25')) for (const kind of kinds) await engine.contexts.embed(kind, { signal });
-        const found = await sweep(engine, set, { ...sweepSpec, retrievers }, { signal, onProgress: (p) => emit({ kind: 'eval', phase: 'sweep', done: p.done, total: p.total, ...(pass ? { pass } : {}) }) });
-        points.push(...found.map((p) => ({ ...p, headers, ...(contextual ? { contextual } : {}), params: { ...p.params, headers } })));
-      }
-    }
-  } finally {
-    engine.setHeaders(original);
-    engine.setContextual(originalContextual);
-  }
+  await forEachVariant(engine, variants, async (v) => {
+    const pass = variantLabel(v, compare);
+    if (retrievers.some((r) => r !== 'bm25')) await embedVariant(engine, kinds, emit, signal, pass);
+    // Contextual vectors of the contexts written (one embedding each; the Contextual chunks column needs them either way).
+    if (engine.embedder && retrievers.some((r) => r !== 'bm25')) for (const kind of kinds) await engine.contexts.embed(kind, { signal });
+    const found = await sweep(engine, set, { ...sweepSpec, retrievers }, { signal, onProgress: (p) => emit({ kind: 'eval', phase: 'sweep', done: p.done, total: p.total, ...(pass ? { pass } : {}) }) });
+    points.push(...found.map((p) => ({ ...p, headers: v.headers, ...(v.late ? { late: true } : {}), ...(v.contextual ? { contextual: true } : {}), params: { ...p.params, headers: v.headers } })));
+  });
   return {
     set: summarize(set, format),
     points,
@@ -159,23 +149,20 @@ export async function replayQuestion(
 ): Promise<EvalQuestionResult> {
   const q = set.questions.find((x) => x.id === questionId);
   if (!q) throw new Error('that question is not in the imported set');
-  const original = engine.structure.headers;
-  const originalContextual = engine.structure.contextual;
+  const original = currentVariant(engine);
   const docIds = engine.corpus.docs.map((d) => d.id);
   const docLevel = set.questions.every((x) => x.targets.every((t) => !t.spans));
   const out: EvalQuestionResult['points'] = [];
   try {
     for (const point of points) {
-      engine.setHeaders({ ...original, enabled: point.headers });
-      engine.setContextual(point.contextual ?? originalContextual);
+      applyVariant(engine, { headers: point.headers, late: point.late ?? original.late, contextual: point.contextual ?? original.contextual });
       const p = retrievalParams({ ...point.params, retriever: point.retriever, budgetTokens: point.budgetTokens, rerank: { enabled: point.rerank, topN: 50 } });
       const [r] = await engine.search(q.question, [point.strategy], p);
       const m = scoreQuestion(q, judged(r!.blocks, docIds), { byDocument: docLevel });
       out.push({ point, found: m.answerInContext === 1, firstRank: m.mrr > 0 ? Math.round(1 / m.mrr) : null, blocks: r!.blocks.map(view), totalTokens: r!.totalTokens });
     }
   } finally {
-    engine.setHeaders(original);
-    engine.setContextual(originalContextual);
+    applyVariant(engine, original);
   }
   return { question: { id: q.id, question: q.question, answers: q.answers }, points: out };
 }

@@ -23,6 +23,7 @@ import { QuestionDrill } from './QuestionDrill';
 import { disagreementSentence, sourceDisagreements } from './by-source';
 import { QuestionSourceContext, useQuestionSource } from './source-context';
 import { useEvalSettings } from './settings';
+import { VariantTable } from './VariantTable';
 
 /** The charts (Observable Plot and d3) load only when a run has results. */
 const EvalCharts = lazy(() => import('./Charts').then((m) => ({ default: m.EvalCharts })));
@@ -179,6 +180,7 @@ export function Results() {
         <EvalCharts points={result.points} recs={recs} metric={metric} />
       </Suspense>
       <BestTable recs={recs} metric={metric} />
+      <VariantTable points={result.points} metric={metric} />
       <Exports result={result} recs={recs} />
       <QuestionDrill result={result} recs={recs} />
     </section>

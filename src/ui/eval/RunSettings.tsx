@@ -51,7 +51,9 @@ export function RunSettings() {
   const budgetsId = useId();
   const budgetsErrId = useId();
   const metricId = useId();
-  const available = { embedder: embedder?.state === 'ready', reranker: reranker?.state === 'ready' };
+  // Late chunking needs a ready model that gives token vectors; otherwise the model's reason is said.
+  const late = embedder?.state === 'ready' ? embedder.lateChunking : undefined;
+  const available = { embedder: embedder?.state === 'ready', reranker: reranker?.state === 'ready', late: late?.available === true };
   const parsed = parseBudgets(s.budgetsText);
   const spec = runSpec({ ...s, budgets: parsed.budgets ?? [] }, available);
   const points = parsed.budgets ? estimatePoints(spec) : 0;
@@ -102,6 +104,13 @@ export function RunSettings() {
           ))}
           <Check label="RRF c × weights" checked={s.rrfGrid} onChange={(on) => set({ rrfGrid: on })} hint="(× 25 hybrid cost)" />
           <Check label="Headers off and on" checked={s.headers} onChange={(on) => set({ headers: on })} hint="(embeds twice)" />
+          <Check
+            label="Late chunking off and on"
+            checked={s.late && available.late}
+            disabled={!available.late}
+            onChange={(on) => set({ late: on })}
+            hint={available.late ? '(embeds the late-chunked vectors too)' : late && !late.available ? `(${late.reason})` : '(needs an embedding model)'}
+          />
           <Check label="Contextual retrieval off and on" checked={s.contextual} onChange={(on) => set({ contextual: on })} hint="(the contexts written so far)" />
           <Check
             label="Rerank off and on"
@@ -151,6 +160,7 @@ export function RunSettings() {
           {parsed.budgets ? `${plural(points, 'point')}` : '–'}
           {choice.count !== null && parsed.budgets ? ` × ${plural(choice.count, 'question')}` : ''}
           {spec.headers && parsed.budgets ? ' (two header passes)' : ''}
+          {spec.late && parsed.budgets ? ' (late chunking off, then on)' : ''}
           {spec.contextual && parsed.budgets ? ' (contextual retrieval off, then on)' : ''}
           {problem && !running ? ` · ${problem}` : ''}
         </span>

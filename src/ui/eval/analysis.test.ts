@@ -12,6 +12,8 @@ import {
   paretoFrontier,
   parseBudgets,
   pointInWords,
+  pointQuery,
+  queryInWords,
   recommendationSentence,
   recommendationsFor,
   rrfGrid,
@@ -72,6 +74,21 @@ describe('runSpec and estimatePoints', () => {
     expect(estimatePoints({ ...base, rrfGrid: true })).toBe(47 * (1 + 1 + 25) * 2);
     expect(estimatePoints({ ...base, headers: true, rerank: true })).toBe(47 * 3 * 2 * 4);
     expect(estimatePoints({ ...base, windows: false, thresholds: false })).toBe(4 * 3 * 2);
+  });
+  it('compares late chunking off and on only when the embedder can, measuring every point twice', () => {
+    expect(runSpec({ ...choice, late: true }, { embedder: true, reranker: false }).late).toBeUndefined();
+    expect(runSpec({ ...choice, late: true }, { embedder: true, reranker: false, late: false }).late).toBeUndefined();
+    const late = runSpec({ ...choice, late: true }, { embedder: true, reranker: false, late: true });
+    expect(late.late).toBe(true);
+    expect(estimatePoints(late)).toBe(47 * 3 * 2 * 2);
+    expect(estimatePoints({ ...late, headers: true })).toBe(47 * 3 * 2 * 4);
+  });
+  it('replays a point with the vectors it was measured with', () => {
+    const on = pt({ strategy: 'window', retriever: 'vector', params: { before: 2, after: 2, late: true } }, 0.5);
+    expect(pointQuery(on)).toMatchObject({ late: true, headers: false });
+    expect(pointQuery(pt({ strategy: 'window', retriever: 'vector', params: { before: 2, after: 2 } }, 0.5)).late).toBe(false);
+    expect(queryInWords(pointQuery(on))).toBe('±2 · late chunking');
+    expect(paramsInWords(on)).toBe('window ±2 sentences; late chunking on');
   });
 });
 

@@ -60,6 +60,8 @@ export type RunChoice = Omit<EvalRunSpec, 'current'>;
 export interface Availability {
   embedder: boolean;
   reranker: boolean;
+  /** The loaded embedder makes late-chunked vectors (absent: it does not). */
+  late?: boolean;
 }
 
 /** The spec the controller runs: retrievers and rerank limited to what the loaded models allow. */
@@ -72,6 +74,7 @@ export function runSpec(choice: RunChoice, available: Availability): Omit<EvalRu
     ...swept,
     rrfGrid: choice.rrfGrid,
     headers: choice.headers,
+    ...(choice.late && available.late ? { late: true } : {}),
     ...(choice.contextual ? { contextual: true } : {}),
     rerank: choice.rerank && available.reranker,
     metric: choice.metric,
@@ -94,7 +97,7 @@ export function estimatePoints(spec: Omit<EvalRunSpec, 'current'>): number {
     bm25Weights: spec.rrfGrid ? grid.bm25Weights : [0.5],
     rerank: spec.rerank ? [false, true] : [false],
   });
-  return n * (spec.headers ? 2 : 1) * (spec.contextual ? 2 : 1);
+  return n * (spec.headers ? 2 : 1) * (spec.late ? 2 : 1) * (spec.contextual ? 2 : 1);
 }
 
 // ---- points in words ----------------------------------------------------------------
@@ -265,6 +268,8 @@ export function pointQuery(p: EvalPointView): EvalPointQuery {
     budgetTokens: p.budgetTokens ?? 512,
     params: pointParams(p),
     headers: Boolean(p.headers),
+    // The point's own vectors, plain or late-chunked, whatever the engine has now.
+    late: Boolean(p.late ?? (p.params as { late?: boolean }).late),
     ...(p.contextual ? { contextual: true } : {}),
     rerank: p.rerank,
   };
@@ -276,6 +281,7 @@ export function queryInWords(q: EvalPointQuery): string {
   const parts = [...(s.words?.(s.report?.(retrievalParams(q.params)) ?? {}, 'short') ?? [])];
   if (q.retriever === 'hybrid' && q.params.rrf) parts.push(`c ${short(q.params.rrf.c)}, BM25 ${short(q.params.rrf.weights.bm25)}`);
   if (q.headers) parts.push('headers');
+  if (q.late) parts.push('late chunking');
   if (q.contextual) parts.push('contextual');
   if (q.rerank) parts.push('reranked');
   return parts.join(' · ');

@@ -15,6 +15,8 @@ export type EvalSettings = {
   budgetsText: string;
   rrfGrid: boolean;
   headers: boolean;
+  /** Late chunking off and on: plain, then late-chunked vectors (where the model can make them). */
+  late: boolean;
   /** Contextual retrieval off and on (the contexts written so far). */
   contextual: boolean;
   rerank: boolean;
@@ -34,6 +36,7 @@ export const DEFAULT_EVAL_SETTINGS: EvalSettings = {
   ...(Object.fromEntries(SWEEP_AXES.map((a) => [a.id, true])) as Record<SweepAxisId, boolean>),
   rrfGrid: false,
   headers: false,
+  late: false,
   contextual: false,
   rerank: false,
   metric: 'answerInContext',
