@@ -74,3 +74,26 @@ describe('a reload restores the corpus without splitting it again', () => {
     expect(after.engine.corpus.sentences.length).toBe(before.engine.corpus.sentences.length);
   });
 });
+
+describe('late chunking in the session', () => {
+  it('applies where the model can late-chunk, keeps plain vectors for one that cannot, and follows the model when it changes', async () => {
+    const s = session();
+    const late = { ...model('test/late').embedder, lateChunking: { available: true as const, spanTokens: 512, recommended: false } };
+    const plain = model('test/plain').embedder;
+    for (const d of docs()) s.addDocument(d);
+    await s.setEmbedder(plain, []);
+    s.setStructure(structureParams({ vectors: 'late' }));
+    // The choice is kept (the page shows it and the model's reason); the engine stays plain.
+    expect([s.structure.vectors, s.engine.structure.vectors]).toEqual(['late', 'plain']);
+    await s.setEmbedder(late, []);
+    expect(s.engine.structure.vectors).toBe('late');
+    expect(s.engine.variantKey('sentence')).toBe('sentence|none|test/late|late');
+    const engine = s.engine;
+    s.setStructure(structureParams({ vectors: 'plain' }));
+    // The same engine, its variant switched: each variant's vectors stay where they are.
+    expect(s.engine).toBe(engine);
+    expect(s.engine.structure.vectors).toBe('plain');
+    s.setStructure(structureParams({ vectors: 'late', chunkLevels: [512, 128] }));
+    expect(s.engine.structure.vectors).toBe('late');
+  });
+});
