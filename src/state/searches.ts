@@ -21,8 +21,30 @@ export function scheduleResearch(ms: number): void {
   }, ms);
 }
 
-/** Runs every column for the current question; an older answer never overwrites a newer one. */
-export async function search(): Promise<void> {
+let running: Promise<void> | null = null;
+let queued: Promise<void> | null = null;
+
+/**
+ * Runs every column for the current question; an older answer never overwrites a newer one.
+ * One search is in flight at a time: asked meanwhile (a slider drag asks every frame), one more
+ * runs when it answers, with the values of then, so the worker never computes answers that are
+ * already stale and the page paints each answer it gets.
+ */
+export function search(): Promise<void> {
+  if (!running) {
+    running = searchNow().finally(() => {
+      running = null;
+    });
+    return running;
+  }
+  queued ??= running.catch(() => undefined).then(() => {
+    queued = null;
+    return search();
+  });
+  return queued;
+}
+
+async function searchNow(): Promise<void> {
   const { view } = useView.getState();
   if (!labWorker() || !view.query.trim()) return;
   const seq = ++searchSeq;
@@ -37,10 +59,11 @@ export async function search(): Promise<void> {
     });
     const r = await worker().request('search', { query: view.query, params: view.retrieval, columns, ...(variants ? { variants } : {}) }).promise;
     if (seq !== searchSeq) return;
-    useResults.setState({ columns: worded(r.columns, asked), ms: r.ms, error: null, searching: false });
+    // Still searching when another search waits for this one.
+    useResults.setState({ columns: worded(r.columns, asked), ms: r.ms, error: null, searching: queued !== null });
   } catch (e) {
     if (seq !== searchSeq) return;
-    useResults.setState({ error: errorText(e), searching: false });
+    useResults.setState({ error: errorText(e), searching: queued !== null });
   }
 }
 

@@ -5,6 +5,7 @@ import { queryLabel } from '../../state/messages';
 import type { BlockView, ColumnSpec } from '../../worker/protocol';
 import { MarkAnswer } from '../questions/MarkAnswer';
 import { formatScore, pagesLabel, provenanceParts, sectionPathLabel, splitByHits } from './format';
+import { estimateBlockRem } from './windowing';
 
 interface Props {
   block: BlockView;
@@ -13,10 +14,15 @@ interface Props {
   selected: boolean;
   /** Query fusion: how many queries the column fused (question included), 0 otherwise. */
   queries?: number;
+  /**
+   * Drawn light (windowing.ts): its plain text only (its name says where it is from), skipped by
+   * layout while off-screen; the same article element as the full block, so focus stays when it turns full.
+   */
+  lite?: boolean;
 }
 
 /** One block a strategy hands over: where it is from, its header, its text with the hits marked, why it is here. */
-export const BlockCard = memo(function BlockCard({ block, column, rank, selected, queries = 0 }: Props) {
+export const BlockCard = memo(function BlockCard({ block, column, rank, selected, queries = 0, lite = false }: Props) {
   const open = () => void openBlock(block, column);
   const textRef = useRef<HTMLDivElement>(null);
   const onKeyDown = (e: KeyboardEvent<HTMLElement>) => {
@@ -26,19 +32,26 @@ export const BlockCard = memo(function BlockCard({ block, column, rank, selected
       open();
     }
   };
+  const article = {
+    tabIndex: 0,
+    'aria-current': selected ? ('true' as const) : undefined,
+    'aria-label': `Block ${rank} from ${block.docTitle}: open in the document view`,
+    onClick: open,
+    onKeyDown,
+  };
+  if (lite) {
+    return (
+      <article {...article} className="block lite" data-lite="" data-block-id={block.id} style={{ ['--est-height' as string]: `${estimateBlockRem(block)}rem` }}>
+        <div className="block-text">{block.text}</div>
+      </article>
+    );
+  }
   const pieces = splitByHits(block.text, block.hitSpans);
   const provenance = provenanceParts(block.provenance, block.tokens);
   return (
     // A focusable article, not a button: its name stays short (a button's name would have to hold all its
     // visible text), it is its own scroll box when long (reachable by keyboard), and Enter or Space opens it.
-    <article
-      className={`block${selected ? ' selected' : ''}`}
-      tabIndex={0}
-      aria-current={selected ? 'true' : undefined}
-      aria-label={`Block ${rank} from ${block.docTitle}: open in the document view`}
-      onClick={open}
-      onKeyDown={onKeyDown}
-    >
+    <article {...article} className={`block${selected ? ' selected' : ''}`}>
       <BlockSource block={block} rank={rank} />
       <div className="block-text" ref={textRef}>
         {pieces.map((p, i) => (p.hit ? <mark key={i}>{p.text}</mark> : <span key={i}>{p.text}</span>))}

@@ -1,26 +1,44 @@
+import { memo, useMemo } from 'react';
 import type { ColumnResult } from '../../worker/protocol';
 import { queryLabel } from '../../state/messages';
 import { BlockCard } from './BlockCard';
-import { useProgressive } from './progressive';
+import { FIRST_BLOCKS, useProgressive } from './progressive';
+import { useNearViewport } from './near-viewport';
+import { fullWithAnswer, isLongColumn } from './windowing';
+import { useStripSight } from './strip-sight';
 import { plural } from './format';
-import { columnColour, useScheme } from '../palette';
+import { columnColour, type Scheme } from '../palette';
 import { RETRIEVER_NAMES } from '../../core/retrieve/retrievers';
 
 interface Props {
   column: ColumnResult;
+  /** Its place in the strip (from 0): whether it is in sight sideways is asked by it. */
+  index: number;
   /** The id of the selected block when it belongs to this column. */
   selectedId: string | null;
+  /** The page's colour scheme (asked once for all columns). */
+  scheme: Scheme;
 }
 
-/** One strategy's context, best block first. */
-export function Column({ column, selectedId }: Props) {
+/** One strategy's context, best block first (drawn again only when its answer, place, selection or scheme change). */
+export const Column = memo(function Column({ column, index, selectedId, scheme }: Props) {
   const { result } = column;
   const spec = column.column;
-  const colour = columnColour(spec.id, useScheme());
+  const colour = columnColour(spec.id, scheme);
   // The title names the retriever asked for; when another one really ranked (BM25 while no vectors exist), it says so.
   const used = result.used && result.used !== spec.retriever ? result.used : null;
-  // Long columns are painted in chunks (progressive.ts): the first blocks with the answer, the rest frame by frame.
-  const shown = useProgressive(result.blocks.length, result);
+  // Windowed (windowing.ts): full where the window can show them or the user scrolled near, light elsewhere …
+  const { inSight } = useStripSight();
+  const { long, full } = useMemo(() => {
+    const long = isLongColumn(result.blocks);
+    // The window's height in rem at the default 16 px (reading the root's font size here would force a style pass).
+    return { long, full: long ? fullWithAnswer(result.blocks, window.innerHeight / 16, inSight(index)) : result.blocks.length };
+    // Decided once per answer: later scrolling turns blocks full through the observer instead.
+  }, [result]);
+  // … and mounted in chunks (progressive.ts): the first blocks with the answer (of a windowed column, those it
+  // shows in full and two light ones below them), the rest frame by frame.
+  const shown = useProgressive(result.blocks.length, result, long ? Math.max(full, 1) + 2 : FIRST_BLOCKS);
+  const { box, near } = useNearViewport(result, shown);
   return (
     // The stripe has the column's colour on the map and in the charts (decoration: the title names it).
     <section role="region" aria-label={spec.label} className="column" style={{ borderTopColor: colour }}>
@@ -54,12 +72,20 @@ export function Column({ column, selectedId }: Props) {
       {result.blocks.length === 0 ? (
         <p className="empty">No results in this column.</p>
       ) : (
-        <div className="column-blocks">
+        <div className="column-blocks" ref={box}>
           {result.blocks.slice(0, shown).map((b, i) => (
-            <BlockCard key={b.id} block={b} column={spec} rank={i + 1} selected={selectedId === b.id} queries={result.variants?.length ?? 0} />
+            <BlockCard
+              key={b.id}
+              block={b}
+              column={spec}
+              rank={i + 1}
+              selected={selectedId === b.id}
+              queries={result.variants?.length ?? 0}
+              lite={long && i >= full && selectedId !== b.id && !near.has(b.id)}
+            />
           ))}
         </div>
       )}
     </section>
   );
-}
+});

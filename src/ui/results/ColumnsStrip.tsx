@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { Children, isValidElement, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { spanInSight, StripSightContext, type StripSight } from './strip-sight';
 
 /**
  * The strategy columns side by side. Only this strip may scroll sideways: it is in the Tab
@@ -7,16 +8,38 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 export function ColumnsStrip({ searching, children }: { searching: boolean; children: ReactNode }) {
   const ref = useRef<HTMLDivElement>(null);
   const [overflows, setOverflows] = useState(false);
+  // Where each column lies in the strip and how far it is scrolled, as last measured.
+  const seen = useRef({ left: 0, width: 0, spans: [] as [number, number][] });
+  const sight = useMemo<StripSight>(() => ({ inSight: (i) => spanInSight(seen.current.spans[i], seen.current.left, seen.current.width) }), []);
+  const columns = Children.toArray(children).map((c) => (isValidElement(c) ? c.key : '')).join(' ');
+  // Observed again only when the columns come or go (not on every answer). The observer reports
+  // after layout, once at the start and on every resize, so reading sizes here never forces a layout.
   useEffect(() => {
     const el = ref.current;
     if (!el) return;
-    const measure = () => setOverflows(el.scrollWidth > el.clientWidth + 1);
-    measure();
-    const ro = new ResizeObserver(measure);
+    const ro = new ResizeObserver(() => {
+      const box = el.getBoundingClientRect();
+      seen.current = {
+        left: el.scrollLeft,
+        width: el.clientWidth,
+        spans: Array.from(el.children, (c) => {
+          const r = c.getBoundingClientRect();
+          return [r.left - box.left + el.scrollLeft, r.right - box.left + el.scrollLeft] as [number, number];
+        }),
+      };
+      setOverflows(el.scrollWidth > el.clientWidth + 1);
+    });
+    const onScroll = () => {
+      seen.current.left = el.scrollLeft;
+    };
     ro.observe(el);
     for (const child of Array.from(el.children)) ro.observe(child);
-    return () => ro.disconnect();
-  });
+    el.addEventListener('scroll', onScroll, { passive: true });
+    return () => {
+      ro.disconnect();
+      el.removeEventListener('scroll', onScroll);
+    };
+  }, [columns]);
   return (
     <>
       <p className="columns-note small" id="columns-note">
@@ -24,7 +47,7 @@ export function ColumnsStrip({ searching, children }: { searching: boolean; chil
         {' '}Enter on a block opens it in its document; Esc closes it.
       </p>
       <div ref={ref} className={`columns${searching ? ' stale' : ''}`} aria-busy={searching} tabIndex={0} role="group" aria-label="Strategy columns" aria-describedby="columns-note">
-        {children}
+        <StripSightContext.Provider value={sight}>{children}</StripSightContext.Provider>
       </div>
     </>
   );

