@@ -49,7 +49,10 @@ async function check(page: Page, info: TestInfo, view: string, findings: Finding
   for (const size of SIZES) {
     await page.emulateMedia({ colorScheme: size.dark ? 'dark' : 'light' });
     await page.setViewportSize({ width: size.width, height: size.height });
-    await page.waitForTimeout(300); // layout, the map's resize observer and the charts settle
+    // A column refresh (vectors arriving under load) dims the columns while it runs: scan the
+    // page as it is read, not mid-search at 60 % opacity.
+    await expect(page.locator('[aria-busy="true"]')).toHaveCount(0, { timeout: 60_000 });
+    await page.waitForTimeout(300); // layout, the fade back, the map's resize observer and the charts settle
     if (focus) await focus();
     const axe = new AxeBuilder({ page })
       // Experimental in axe, so named here: a control's name must contain its visible text.
