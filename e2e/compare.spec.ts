@@ -44,14 +44,14 @@ test('a user chooses and orders columns, reads their overlap, and compares two s
   expect(await shownColumns(page)).toEqual([WINDOWS, NAIVE, 'Auto-merged parents · vector']);
 
   // Choose: Naive first, Hybrid RRF added (last), Auto-merged parents hidden.
-  await page.getByText('Columns: 3 of 12 shown').click();
+  await page.getByText('Columns: 3 of 13 shown').click();
   await page.getByRole('button', { name: `Move ${NAIVE} up` }).click();
   // At the top, Up is disabled: the focus stays on the row, on Down.
   await expect(page.getByRole('button', { name: `Move ${NAIVE} up` })).toBeDisabled();
   await expect(page.getByRole('button', { name: `Move ${NAIVE} down` })).toBeFocused();
   await page.getByRole('checkbox', { name: HYBRID }).check();
   await page.getByRole('checkbox', { name: 'Auto-merged parents · vector' }).uncheck();
-  await expect(page.getByText('Columns: 3 of 12 shown')).toBeVisible();
+  await expect(page.getByText('Columns: 3 of 13 shown')).toBeVisible();
   await expect(page).toHaveURL(/cols=naive%2Cwindow%2Chybrid(&|$)/);
   await expect(page.locator('.search-state')).toHaveText(/^3 columns in /);
   await expect.poll(() => shownColumns(page)).toEqual([NAIVE, WINDOWS, HYBRID]);
@@ -59,7 +59,7 @@ test('a user chooses and orders columns, reads their overlap, and compares two s
   // The URL keeps the choice and the order after a reload (the corpus comes back from storage).
   await page.reload();
   await expect(page).toHaveURL(/cols=naive%2Cwindow%2Chybrid(&|$)/);
-  await expect(page.getByText('Columns: 3 of 12 shown')).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByText('Columns: 3 of 13 shown')).toBeVisible({ timeout: 60_000 });
   await expect(page.locator('.search-state')).toHaveText(/^3 columns in /, { timeout: 60_000 });
   expect(await shownColumns(page)).toEqual([NAIVE, WINDOWS, HYBRID]);
   const naiveBlocks = await page.getByRole('region', { name: NAIVE }).locator('article').count();
@@ -122,7 +122,7 @@ test('a user chooses and orders columns, reads their overlap, and compares two s
   await page.screenshot({ path: info.outputPath('compare-two.png'), fullPage: true });
 
   // Compare mode and the open chooser: nothing serious for axe, no sideways page, light and dark, laptop and phone.
-  await page.getByText('Columns: 3 of 12 shown').click();
+  await page.getByText('Columns: 3 of 13 shown').click();
   const problems: string[] = [];
   for (const size of [
     { width: 1280, height: 800, dark: false },
