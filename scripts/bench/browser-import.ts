@@ -10,11 +10,12 @@
  * model's tokenizer's, so the app accepts it as its own; nothing is embedded in the browser.
  *
  * As a function: browserImportBench(browser, {sizes}) (for run.ts). Alone:
- *   npx tsx scripts/bench/browser-import.ts [--sizes 10000,30000] [--reuse] [--lean] [--model test] [--cols a,b] [--verbose] [--timeout S] [--persistent]
+ *   npx tsx scripts/bench/browser-import.ts [--sizes 10000,30000] [--reuse] [--lean] [--model test] [--cols a,b] [--verbose] [--timeout S] [--persistent] [--app DIR]
  * (--reuse keeps each bundle under node_modules/.cache/rag-lab-bench/import and drops it again
  * next time instead of making it anew: for timing changes to the import alone. --cols: only
  * those columns, to see what one column's first search costs. --verbose: the worker's answers
- * in time. --timeout: seconds per wait, default 300.)
+ * in time. --timeout: seconds per wait, default 300. --app: an app already built with
+ * RAG_LAB_TEST_MODELS=1, to time another version against this one on the same bundle.)
  * The bundle is made in a child process (--make N --out FILE [--lean] [--model test]): a 100k-sentence
  * export needs several GB of heap, which the benchmark's own process should not keep. --lean: only
  * what an import reads (see makeBundle; needed at 1M). --model test: for the generated test model
@@ -200,14 +201,17 @@ async function untilAnswered(page: Page, act: () => Promise<void>, timeoutMs: nu
 }
 
 /** Import of bundles of each size in the built app, each in a fresh browser context (empty storage). */
-export async function browserImportBench(browser: Browser, opts: { sizes: number[]; log: (s: string) => void; timeoutMs?: number; reuse?: boolean; verbose?: boolean; columns?: string; lean?: boolean; model?: BundleModel; persistent?: boolean }): Promise<BrowserImport> {
+export async function browserImportBench(browser: Browser, opts: { sizes: number[]; log: (s: string) => void; timeoutMs?: number; reuse?: boolean; verbose?: boolean; columns?: string; lean?: boolean; model?: BundleModel; persistent?: boolean; app?: string }): Promise<BrowserImport> {
   const model = modelOf(opts.model ?? 'app');
   const dir = join(CACHE, 'import');
   mkdirSync(dir, { recursive: true });
-  const app = join(CACHE, 'app-import');
-  opts.log('building the app (RAG_LAB_TEST_MODELS=1 vite build)…');
-  const b = spawnSync('npx', ['vite', 'build', '--outDir', app, '--emptyOutDir', '--logLevel', 'error'], { cwd: PROJECT_ROOT, env: { ...process.env, RAG_LAB_TEST_MODELS: '1' }, encoding: 'utf8' });
-  if (b.status !== 0) throw new Error(`vite build failed: ${b.stderr}`);
+  let app = opts.app;
+  if (!app) {
+    app = join(CACHE, 'app-import');
+    opts.log('building the app (RAG_LAB_TEST_MODELS=1 vite build)…');
+    const b = spawnSync('npx', ['vite', 'build', '--outDir', app, '--emptyOutDir', '--logLevel', 'error'], { cwd: PROJECT_ROOT, env: { ...process.env, RAG_LAB_TEST_MODELS: '1' }, encoding: 'utf8' });
+    if (b.status !== 0) throw new Error(`vite build failed: ${b.stderr}`);
+  }
   const server = await serveStatic({ '/': app, [`/models/${model.id}/`]: model.dir });
   const rows: BrowserImportRow[] = [];
   try {
@@ -321,14 +325,14 @@ export const bundleName = (n: number, o: { lean?: boolean; model?: BundleModel }
 
 const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 if (isMain) {
-  const { values } = parseArgs({ options: { make: { type: 'string' }, out: { type: 'string' }, lean: { type: 'boolean' }, model: { type: 'string' }, sizes: { type: 'string' }, reuse: { type: 'boolean' }, timeout: { type: 'string' }, verbose: { type: 'boolean' }, cols: { type: 'string' }, persistent: { type: 'boolean' } } });
+  const { values } = parseArgs({ options: { make: { type: 'string' }, out: { type: 'string' }, lean: { type: 'boolean' }, model: { type: 'string' }, sizes: { type: 'string' }, reuse: { type: 'boolean' }, timeout: { type: 'string' }, verbose: { type: 'boolean' }, cols: { type: 'string' }, persistent: { type: 'boolean' }, app: { type: 'string' } } });
   if (values.make) {
     await makeBundle(Number(values.make), values.out!, { lean: values.lean ?? false, model: values.model === 'test' ? 'test' : 'app' });
   } else {
     const { launch } = await import('./browser-bench');
     const browser = await launch();
     try {
-      const r = await browserImportBench(browser, { sizes: (values.sizes ?? '10000,100000').split(',').map(Number), reuse: values.reuse ?? false, lean: values.lean ?? false, model: values.model === 'test' ? 'test' : 'app', verbose: values.verbose ?? false, persistent: values.persistent ?? false, ...(values.cols ? { columns: values.cols } : {}), ...(values.timeout ? { timeoutMs: Number(values.timeout) * 1000 } : {}), log: (s) => process.stderr.write(`[browser-import] ${s}\n`) });
+      const r = await browserImportBench(browser, { sizes: (values.sizes ?? '10000,100000').split(',').map(Number), reuse: values.reuse ?? false, lean: values.lean ?? false, model: values.model === 'test' ? 'test' : 'app', verbose: values.verbose ?? false, persistent: values.persistent ?? false, ...(values.app ? { app: values.app } : {}), ...(values.cols ? { columns: values.cols } : {}), ...(values.timeout ? { timeoutMs: Number(values.timeout) * 1000 } : {}), log: (s) => process.stderr.write(`[browser-import] ${s}\n`) });
       console.log(`model: ${r.model} (${r.dim} dims)`);
       console.log('sentences  zip MB  files MB  make s  drop→sent s  drop→imported s  drop→first result s  reload→restored s  reload→first result s  worker import s (zip + tables/vectors + storage) [tables/vectors in parts]');
       for (const x of r.rows) {

@@ -91,7 +91,7 @@ export class Lab {
         this.unfinishedImport = saved.unfinishedImport;
         if (saved.docs.length) {
           this.savedVectors = saved.vectors;
-          this.keeper.load(saved.docVectors, saved.semantic);
+          this.keeper.load(saved.semantic);
           await this.session.restore(saved.docs, saved.corpus.structure, saved.splits, saved.lexical);
           this.restored = true;
         }

@@ -31,7 +31,7 @@ describe('persistence (IndexedDB in the worker)', () => {
     await again.open();
     const loaded = (await again.load())!;
     expect(loaded.docs.map((d) => d.id)).toEqual([doc.id]);
-    expect(loaded.docVectors.map((r) => [r.doc, r.key, r.units, Array.from(r.data)])).toEqual([[doc.id, 'sentence|none|m', 1, [1, 0]]]);
+    expect((await again.docVectorsOf('m')).map((r) => [r.doc, r.key, r.units, Array.from(r.data)])).toEqual([[doc.id, 'sentence|none|m', 1, [1, 0]]]);
     expect(loaded.semantic.map((r) => [r.doc, Array.from(r.runs)])).toEqual([[doc.id, [0, 1]]]);
     expect(loaded.params).toBe('q=hello');
   });
@@ -120,7 +120,7 @@ describe('persistence (IndexedDB in the worker)', () => {
     const loaded = (await after.load())!;
     expect(loaded.unfinishedImport).toBe('big.zip');
     expect(loaded.docs.map((d) => d.id)).toEqual([doc.id]);
-    expect(Array.from(loaded.docVectors[0]!.data)).toEqual([1, 0]);
+    expect(Array.from((await after.docVectorsOf('m'))[0]!.data)).toEqual([1, 0]);
     expect((await after.load())!.unfinishedImport).toBeNull();
 
     // An import that completes: documents, splits and vectors in one transaction, and no mark left.
@@ -132,7 +132,7 @@ describe('persistence (IndexedDB in the worker)', () => {
     expect(done.unfinishedImport).toBeNull();
     expect(done.docs.map((d) => d.id)).toEqual([doc.id, imported.id]);
     expect([...done.splits.keys()]).toEqual([imported.id]);
-    expect(done.docVectors.map((r) => [r.doc, Array.from(r.data)]).sort()).toEqual([[doc.id, [1, 0]], [imported.id, [0, 1]]].sort());
+    expect((await after.docVectorsOf('m')).map((r) => [r.doc, Array.from(r.data)]).sort()).toEqual([[doc.id, [1, 0]], [imported.id, [0, 1]]].sort());
   });
 
   it('stores a vector set over 32 MB in parts (Chromium refuses a value over 127 MiB) and joins them again', async () => {
@@ -146,7 +146,7 @@ describe('persistence (IndexedDB in the worker)', () => {
     await p.saveDocVectors([rec(doc.id, 'sentence|none|m', big, 4), rec(doc.id, 'leaf|none|m', [1, 2, 3, 4], 4)], []);
     const records = await (await openDB('rag-context-lab')).getAllKeys('docVectors');
     expect(records.map((k) => (k as unknown[]).slice(1).join('#')).sort()).toEqual(['leaf|none|m#0', 'sentence|none|m#0', 'sentence|none|m#1', 'sentence|none|m#2']);
-    const back = (await p.load())!.docVectors;
+    const back = await p.docVectorsOf('m');
     expect(back.map((v) => v.key).sort()).toEqual(['leaf|none|m', 'sentence|none|m']);
     const sentence = back.find((v) => v.key === 'sentence|none|m')!;
     expect(sentence.data.length).toBe(big.length);
@@ -163,7 +163,7 @@ describe('persistence (IndexedDB in the worker)', () => {
     // Adding a document (a new list) keeps every stored vector.
     const third = documentFromText('A third.', 'third.txt');
     await p.saveCorpus({ ...corpus, docIds: [doc.id, other.id, third.id] }, [doc, other, third]);
-    expect((await p.load())!.docVectors.map((r) => r.doc).sort()).toEqual([doc.id, other.id].sort());
+    expect((await p.docVectorsOf('m')).map((r) => r.doc).sort()).toEqual([doc.id, other.id].sort());
     // The first document's record shrinks from two parts to one: no part of the old one is left.
     await p.saveDocVectors([rec(doc.id, 'sentence|none|m', [5, 6])], []);
     const keys = await (await openDB('rag-context-lab')).getAllKeys('docVectors');
@@ -171,8 +171,41 @@ describe('persistence (IndexedDB in the worker)', () => {
     // Removing the other document removes its vectors and semantic chunks, and nothing else.
     await p.saveCorpus({ ...corpus, docIds: [doc.id, third.id] }, [doc, third]);
     const loaded = (await p.load())!;
-    expect(loaded.docVectors.map((r) => [r.doc, Array.from(r.data)])).toEqual([[doc.id, [5, 6]]]);
+    expect((await p.docVectorsOf('m')).map((r) => [r.doc, Array.from(r.data)])).toEqual([[doc.id, [5, 6]]]);
     expect(loaded.semantic).toEqual([]);
+  });
+
+  it('reads one model\'s vectors at a time: a start does not read every model ever loaded', async () => {
+    g.indexedDB = new IDBFactory();
+    const p = new Persistence();
+    await p.open();
+    await p.saveCorpus(corpus, [doc]);
+    await p.saveDocVectors([rec(doc.id, 'sentence|none|org/a', [1, 0]), rec(doc.id, 'leaf|h:ts:|org/a|late', [0, 1]), rec(doc.id, 'sentence|none|org/b', [2, 2]), rec(doc.id, 'sentence|none|org/a-2', [3, 3])], []);
+    expect((await p.docVectorsOf('org/a')).map((r) => r.key).sort()).toEqual(['leaf|h:ts:|org/a|late', 'sentence|none|org/a']);
+    expect((await p.docVectorsOf('org/b')).map((r) => Array.from(r.data))).toEqual([[2, 2]]);
+    expect(await p.docVectorsOf('org/c')).toEqual([]);
+    // What is handed back is the record as written, without the index's field.
+    expect(Object.keys((await p.docVectorsOf('org/b'))[0]!).sort()).toEqual(['data', 'dim', 'doc', 'key', 'tree', 'units']);
+  });
+
+  it('a database of version 3 opens: its vector records learn their model and are read by it', async () => {
+    g.indexedDB = new IDBFactory();
+    const old = await openDB('rag-context-lab', 3, {
+      upgrade(db) {
+        for (const name of ['docs', 'vectors', 'meta', 'splits', 'lexical', 'docVectors', 'semantic']) db.createObjectStore(name);
+      },
+    });
+    await old.put('docs', doc, doc.id);
+    await old.put('meta', corpus, 'corpus');
+    await old.put('docVectors', { ...rec(doc.id, 'sentence|none|org/a', [1, 0]), parts: 1 }, [doc.id, 'sentence|none|org/a', 0]);
+    await old.put('docVectors', { ...rec(doc.id, 'sentence|none|org/b|ctx', [0, 1]), parts: 1 }, [doc.id, 'sentence|none|org/b|ctx', 0]);
+    old.close();
+    const p = new Persistence();
+    await p.open();
+    expect(p.on).toBe(true);
+    expect((await p.load())!.docs.map((d) => d.id)).toEqual([doc.id]);
+    expect((await p.docVectorsOf('org/a')).map((r) => Array.from(r.data))).toEqual([[1, 0]]);
+    expect((await p.docVectorsOf('org/b')).map((r) => r.key)).toEqual(['sentence|none|org/b|ctx']);
   });
 
   it('a refused vector write turns persistence off and says what was not stored', async () => {

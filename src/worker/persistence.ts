@@ -4,7 +4,12 @@ import type { QuestionSet } from '../core/questions/types';
 import type { Document } from '../core/types';
 import type { SavedLexical } from './saved-lexical';
 import type { SavedSplit } from './saved-split';
-import type { DocSemantic, DocVectors } from './saved-vectors';
+import { modelOfKey, type DocSemantic, type DocVectors } from './saved-vectors';
+import { createVectorIndexes, dropDocVectors, joinVectorParts, putDocVectors, putPackedVectors, quiet, readDocVectors, type DocVectorPart, type SavedVectors, type VectorPart } from './vector-records';
+
+export type { SavedVectors } from './vector-records';
+
+const DB_NAME = 'rag-context-lab';
 
 /** What is kept across reloads: the documents in order, their structure and every vector set. */
 export interface SavedCorpus {
@@ -14,103 +19,17 @@ export interface SavedCorpus {
   model: string | null;
 }
 
-export interface SavedVectors {
-  key: string;
-  dim: number;
-  data: Float32Array;
-}
-
-const DB_NAME = 'rag-context-lab';
-
-/**
- * Floats per stored record of a vector set. Chromium refuses an IndexedDB value over 127 MiB
- * ("The serialized keys and/or value are too large"): 100k sentence vectors of 384 dimensions
- * are 154 MB, so a set is stored in parts of 32 MB under `key`, `key#1`, `key#2`, ….
- */
-const PART_FLOATS = 8 << 20;
-
-/** A stored record of a vector set: the set's first part (with the number of parts), or a later one. Records of version 1 are whole sets. */
-interface VectorPart extends SavedVectors {
-  part?: number;
-  parts?: number;
-}
-
-/** The vector sets stored as parts, joined again; a set missing a part is left out. */
-function joinVectorParts(records: VectorPart[]): SavedVectors[] {
-  const out: SavedVectors[] = [];
-  for (const first of records) {
-    if (first.part !== undefined) continue;
-    const n = first.parts ?? 1;
-    if (n === 1) {
-      out.push({ key: first.key, dim: first.dim, data: first.data });
-      continue;
-    }
-    const rest = records.filter((r) => r.key === first.key && r.part !== undefined).sort((a, b) => a.part! - b.part!);
-    if (rest.length !== n - 1 || rest.some((r, i) => r.part !== i + 1)) continue;
-    const data = new Float32Array(first.data.length + rest.reduce((k, r) => k + r.data.length, 0));
-    let at = 0;
-    for (const r of [first, ...rest]) {
-      data.set(r.data, at);
-      at += r.data.length;
-    }
-    out.push({ key: first.key, dim: first.dim, data });
-  }
-  return out;
-}
-
-/** A document's vector record as stored: its first part (with the number of parts), or a later one. */
-interface DocVectorPart extends DocVectors {
-  part?: number;
-  parts?: number;
-}
-
-/** A document's vectors as the records they are stored in, keyed [doc, set key, part]. */
-function docVectorParts(r: DocVectors): [[string, string, number], DocVectorPart][] {
-  const parts = Math.max(1, Math.ceil(r.data.length / PART_FLOATS));
-  return Array.from({ length: parts }, (_, i) => {
-    const data = parts === 1 ? r.data : r.data.slice(i * PART_FLOATS, Math.min(r.data.length, (i + 1) * PART_FLOATS));
-    return [[r.doc, r.key, i], i === 0 ? { ...r, data, parts } : { ...r, data, part: i }];
-  });
-}
-
-/** Documents' vector records joined from their parts; a record missing a part is left out. */
-function joinDocVectorParts(records: DocVectorPart[]): DocVectors[] {
-  const byRecord = new Map<string, DocVectorPart[]>();
-  for (const r of records) {
-    const id = `${r.doc}\u0000${r.key}`;
-    const list = byRecord.get(id);
-    if (list) list.push(r);
-    else byRecord.set(id, [r]);
-  }
-  const out: DocVectors[] = [];
-  for (const list of byRecord.values()) {
-    const first = list.find((r) => r.part === undefined);
-    if (!first) continue;
-    const { part: _p, parts = 1, ...record } = first;
-    if (parts === 1) {
-      out.push(record);
-      continue;
-    }
-    const rest = list.filter((r) => r.part !== undefined).sort((a, b) => a.part! - b.part!);
-    if (rest.length !== parts - 1 || rest.some((r, i) => r.part !== i + 1)) continue;
-    out.push({ ...record, data: joinVectorParts([{ key: '', dim: first.dim, data: first.data, parts }, ...rest.map((r) => ({ key: '', dim: r.dim, data: r.data, part: r.part! }))])[0]!.data });
-  }
-  return out;
-}
-
-/** Every record of a document in 'docVectors' (array keys sort after strings and numbers). */
-const docRange = (doc: string) => IDBKeyRange.bound([doc], [doc, []]);
-
-/** A request queued in a transaction: its failure is the transaction's (awaited as tx.done), not an unhandled rejection. */
-const quiet = (p: Promise<unknown>) => void p.catch(() => undefined);
 /**
  * 2: documents' splits ('splits'), BM25 postings of an imported corpus ('lexical'), and the
  * bundle import in progress ('meta' 'importing'). Version 1 databases open as they are and
  * restore by splitting and indexing again.
  * 3: vectors per document ('docVectors', saved-vectors.ts) and semantic chunks per document
  * ('semantic'). Whole sets in 'vectors' (version 2) are still read once, until the corpus changes.
+ * 4: 'docVectors' indexed by the model of their set ('model'), so a start reads only the loaded
+ * model's vectors, and another model's when the user switches to it; an import's vectors in
+ * packs of many documents ('vectorPacks', vector-records.ts).
  */
-const DB_VERSION = 3;
+const DB_VERSION = 4;
 
 /** What load() gives back. */
 export interface Saved {
@@ -122,8 +41,7 @@ export interface Saved {
   lexical: SavedLexical[];
   /** Whole vector sets stored by version 2 (read once; the corpus's next change drops them). */
   vectors: SavedVectors[];
-  /** Vectors per document and set, and semantic chunks per document (version 3). */
-  docVectors: DocVectors[];
+  /** Semantic chunks per document (version 3; each model's vectors per document are read with the model, docVectorsOf). */
   semantic: DocSemantic[];
   params: unknown;
   /** The file name of a bundle whose import was still being stored when the page closed (reported once). */
@@ -148,7 +66,7 @@ export class Persistence {
     try {
       if (typeof indexedDB === 'undefined') throw new Error('IndexedDB is not available here');
       this.db = await openDB(DB_NAME, DB_VERSION, {
-        upgrade(db, oldVersion) {
+        async upgrade(db, oldVersion, _newVersion, tx) {
           if (oldVersion < 1) {
             db.createObjectStore('docs');
             db.createObjectStore('vectors');
@@ -161,6 +79,14 @@ export class Persistence {
           if (oldVersion < 3) {
             db.createObjectStore('docVectors');
             db.createObjectStore('semantic');
+          }
+          if (oldVersion < 4) {
+            createVectorIndexes(tx, db);
+            // Records of version 3 learn their set's model, once (none exist below version 3).
+            for (let c = await tx.objectStore('docVectors').openCursor(); c; c = await c.continue()) {
+              const r = c.value as DocVectorPart;
+              if (r.model === undefined) await c.update({ ...r, model: modelOfKey(r.key) });
+            }
           }
         },
       });
@@ -201,15 +127,14 @@ export class Persistence {
       if (importing) await meta.delete('importing');
       if (!corpus) {
         await tx.done;
-        return params || unfinishedImport || questions ? { corpus: { docIds: [], structure: undefined as never, model: null }, docs: [], splits: new Map(), lexical: [], vectors: [], docVectors: [], semantic: [], params, unfinishedImport, questions } : null;
+        return params || unfinishedImport || questions ? { corpus: { docIds: [], structure: undefined as never, model: null }, docs: [], splits: new Map(), lexical: [], vectors: [], semantic: [], params, unfinishedImport, questions } : null;
       }
       // All requests at once: IndexedDB answers them in order without a round trip each.
-      const [found, stored, lexical, vectors, docVectors, semantic] = await Promise.all([
+      const [found, stored, lexical, vectors, semantic] = await Promise.all([
         Promise.all(corpus.docIds.map((id) => tx.objectStore('docs').get(id) as Promise<Document | undefined>)),
         Promise.all(corpus.docIds.map((id) => tx.objectStore('splits').get(id) as Promise<SavedSplit | undefined>)),
         tx.objectStore('lexical').getAll() as Promise<SavedLexical[]>,
         tx.objectStore('vectors').getAll().then((records) => joinVectorParts(records as VectorPart[])),
-        tx.objectStore('docVectors').getAll().then((records) => joinDocVectorParts(records as DocVectorPart[])),
         tx.objectStore('semantic').getAll() as Promise<DocSemantic[]>,
       ]);
       await tx.done;
@@ -221,17 +146,28 @@ export class Persistence {
         const s = stored[i];
         if (s) splits.set(d.id, s);
       });
-      return { corpus, docs, splits, lexical, vectors, docVectors, semantic, params, unfinishedImport, questions };
+      return { corpus, docs, splits, lexical, vectors, semantic, params, unfinishedImport, questions };
     } catch (e) {
       this.fail(e);
       return null;
     }
   }
 
+  /** One model's vectors per document and set, as stored (the other models' stay on disk until asked for). */
+  async docVectorsOf(model: string): Promise<DocVectors[]> {
+    if (!this.db) return [];
+    try {
+      return await readDocVectors(this.db.transaction(['docVectors', 'vectorPacks']), model);
+    } catch (e) {
+      this.fail(e);
+      return [];
+    }
+  }
+
   /** The document list; the vectors and semantic chunks of documents no longer in it go with them, the others' stay. */
   async saveCorpus(corpus: SavedCorpus, docs: Document[], splits?: ReadonlyMap<string, SavedSplit>): Promise<void> {
     await this.write(async (db) => {
-      const tx = db.transaction(['docs', 'splits', 'lexical', 'meta', 'vectors', 'docVectors', 'semantic'], 'readwrite');
+      const tx = db.transaction(['docs', 'splits', 'lexical', 'meta', 'vectors', 'docVectors', 'vectorPacks', 'semantic'], 'readwrite');
       this.putCorpus(tx, corpus, docs, splits);
       // Whole sets of version 2 name unit ids, which a new document list changes.
       quiet(tx.objectStore('vectors').clear());
@@ -246,11 +182,9 @@ export class Persistence {
       const store = tx.objectStore(name);
       quiet(
         store.getAllKeys().then((keys) => {
-          for (const key of keys) {
-            if (keep.has(String(key))) continue;
-            quiet(store.delete(key));
-            if (name === 'docs') quiet(tx.objectStore('docVectors').delete(docRange(String(key))));
-          }
+          const gone = keys.filter((key) => !keep.has(String(key)));
+          for (const key of gone) quiet(store.delete(key));
+          if (name === 'docs') dropDocVectors(tx, gone.map(String));
         }),
       );
     }
@@ -294,11 +228,13 @@ export class Persistence {
    */
   async saveImport(corpus: SavedCorpus, docs: Document[], splits: ReadonlyMap<string, SavedSplit>, vectors: readonly DocVectors[], lexical: readonly SavedLexical[] = [], semantic: readonly DocSemantic[] = []): Promise<boolean> {
     return this.write(async (db) => {
-      const tx = db.transaction(['docs', 'splits', 'lexical', 'meta', 'vectors', 'docVectors', 'semantic'], 'readwrite');
+      const tx = db.transaction(['docs', 'splits', 'lexical', 'meta', 'vectors', 'docVectors', 'vectorPacks', 'semantic'], 'readwrite');
       this.putCorpus(tx, corpus, docs, splits);
       for (const l of lexical) quiet(tx.objectStore('lexical').put(l, l.kind));
       quiet(tx.objectStore('vectors').clear());
-      this.putDocVectors(tx, vectors, semantic);
+      // Many documents a record: a few dozen writes for 100k sentences, not thousands.
+      putPackedVectors(tx, vectors);
+      for (const s of semantic) quiet(tx.objectStore('semantic').put(s, s.doc));
       quiet(tx.objectStore('meta').delete('importing'));
       await tx.done;
     }, 'the imported bundle');
@@ -308,30 +244,19 @@ export class Persistence {
   async saveDocVectors(vectors: readonly DocVectors[], semantic: readonly DocSemantic[], what = 'the vectors made since the last save'): Promise<boolean> {
     if (!vectors.length && !semantic.length) return this.on;
     return this.write(async (db) => {
-      const tx = db.transaction(['docVectors', 'semantic'], 'readwrite');
-      this.putDocVectors(tx, vectors, semantic);
+      const tx = db.transaction(['docVectors', 'vectorPacks', 'semantic'], 'readwrite');
+      putDocVectors(tx, vectors);
+      for (const s of semantic) quiet(tx.objectStore('semantic').put(s, s.doc));
       await tx.done;
     }, what);
-  }
-
-  private putDocVectors(tx: IDBPTransaction<unknown, string[], 'readwrite'>, vectors: readonly DocVectors[], semantic: readonly DocSemantic[]): void {
-    const store = tx.objectStore('docVectors');
-    for (const r of vectors) {
-      // An earlier record may have had more parts.
-      quiet(store.delete(IDBKeyRange.bound([r.doc, r.key, 0], [r.doc, r.key, Infinity])));
-      for (const [key, part] of docVectorParts(r)) quiet(store.put(part, key));
-    }
-    for (const s of semantic) quiet(tx.objectStore('semantic').put(s, s.doc));
   }
 
   /** A document's vectors and semantic chunks no longer hold (its text for the model changed). */
   async forgetVectors(docIds: readonly string[]): Promise<void> {
     await this.write(async (db) => {
-      const tx = db.transaction(['docVectors', 'semantic'], 'readwrite');
-      for (const doc of docIds) {
-        quiet(tx.objectStore('docVectors').delete(docRange(doc)));
-        quiet(tx.objectStore('semantic').delete(doc));
-      }
+      const tx = db.transaction(['docVectors', 'vectorPacks', 'semantic'], 'readwrite');
+      dropDocVectors(tx, docIds);
+      for (const doc of docIds) quiet(tx.objectStore('semantic').delete(doc));
       await tx.done;
     });
   }
@@ -347,8 +272,8 @@ export class Persistence {
 
   async clear(): Promise<void> {
     await this.write(async (db) => {
-      const tx = db.transaction(['docs', 'splits', 'lexical', 'meta', 'vectors', 'docVectors', 'semantic'], 'readwrite');
-      await Promise.all([tx.objectStore('docs').clear(), tx.objectStore('splits').clear(), tx.objectStore('lexical').clear(), tx.objectStore('vectors').clear(), tx.objectStore('docVectors').clear(), tx.objectStore('semantic').clear(), tx.objectStore('meta').delete('corpus'), tx.objectStore('meta').delete('importing')]);
+      const tx = db.transaction(['docs', 'splits', 'lexical', 'meta', 'vectors', 'docVectors', 'vectorPacks', 'semantic'], 'readwrite');
+      await Promise.all([tx.objectStore('docs').clear(), tx.objectStore('splits').clear(), tx.objectStore('lexical').clear(), tx.objectStore('vectors').clear(), tx.objectStore('docVectors').clear(), tx.objectStore('vectorPacks').clear(), tx.objectStore('semantic').clear(), tx.objectStore('meta').delete('corpus'), tx.objectStore('meta').delete('importing')]);
       await tx.done;
     });
   }

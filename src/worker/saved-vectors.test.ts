@@ -3,11 +3,22 @@ import { documentFromText } from '../core/documents/load';
 import type { Embedder } from '../core/embed/embedder';
 import { RetrievalEngine } from '../core/engine';
 import { structureParams, UNIT_KINDS } from '../core/retrieve/params';
-import { documentRanges, engineSemanticWrites, engineVectorWrites, joinDocVectors, joinSemantic, restoreDocVectors, storedKey, vectorWrites, type DocSemantic, type DocVectors } from './saved-vectors';
+import { documentRanges, modelOfKey, engineSemanticWrites, engineVectorWrites, joinDocVectors, joinSemantic, restoreDocVectors, storedKey, vectorWrites, type DocSemantic, type DocVectors } from './saved-vectors';
 
 const KEY = 'sentence|none|m';
 const rec = (doc: string, units: number, rows: number[][], tree = 't'): DocVectors => ({ doc, key: KEY, dim: 2, units, tree, data: Float32Array.from(rows.flat()) });
 const byDoc = (records: DocVectors[]) => new Map(records.map((r) => [`${r.doc}\u0000${r.key}`, r]));
+
+describe('the model of a set key', () => {
+  it('is what follows the kind and the headers, without a variant\'s suffix', () => {
+    expect(modelOfKey('sentence|none|Xenova/all-MiniLM-L6-v2')).toBe('Xenova/all-MiniLM-L6-v2');
+    expect(modelOfKey('leaf|h:ts:author|org/m|ctx')).toBe('org/m');
+    expect(modelOfKey('leaf|none|org/m|late')).toBe('org/m');
+    expect(modelOfKey('leaf|none|org/m|ctx|late')).toBe('org/m');
+    // A model name holding '|' keeps it.
+    expect(modelOfKey('sentence|none|endpoint a|b')).toBe('endpoint a|b');
+  });
+});
 
 describe('what is written per document', () => {
   it('ranges follow the documents\' unit counts in order', () => {

@@ -45,6 +45,11 @@ export interface VectorWrite {
 
 const kindOf = (key: string) => key.split('|')[0] as UnitKind;
 
+/** The model of a set key "kind|headers|model", with or without a variant's "|ctx" or "|late" after it. */
+export function modelOfKey(key: string): string {
+  return key.split('|').slice(2).join('|').replace(/(\|ctx)?(\|late)?$/, '');
+}
+
 /** Each document's unit ids [start, end) from its unit count (units are in document order). */
 export function documentRanges(counts: readonly number[]): [number, number][] {
   let at = 0;

@@ -27,8 +27,7 @@ export class VectorKeeper {
   private readonly vectors = new Map<string, number>();
   /** storedKey(doc, 'semantic', semanticKey) of documents whose semantic chunks are written. */
   private readonly semantic = new Set<string>();
-  /** Records read at start, waiting for the model they were made with. */
-  private savedVectors: DocVectors[] = [];
+  /** Semantic chunks read at start, waiting for the model they were found with (vectors are read with their model). */
   private savedSemantic: DocSemantic[] = [];
   private timer: ReturnType<typeof setTimeout> | null = null;
   private writing: Promise<unknown> = Promise.resolve();
@@ -43,25 +42,25 @@ export class VectorKeeper {
     private readonly failed: () => void,
   ) {}
 
-  /** The records read at start (kept until the model they were made with is loaded). */
-  load(vectors: DocVectors[], semantic: DocSemantic[]): void {
+  /** The corpus came from storage: the semantic chunks read at start wait for their model; vectors are read model by model. */
+  load(semantic: DocSemantic[]): void {
     this.fromStorage = true;
-    this.savedVectors = vectors;
     this.savedSemantic = semantic;
   }
 
-  /** Puts the stored vectors that fit into `engine` (with its model) and counts them as written. */
+  /** Puts the stored vectors of `engine`'s model that fit into it (read now: only this model's) and counts them as written. */
   async restoreInto(engine: RetrievalEngine): Promise<void> {
     if (!engine.embedder || !this.fromStorage) return;
+    const saved = await this.persistence.docVectorsOf(engine.embedder.model);
     const semanticBefore = engine.semanticCoverage().done;
-    const vectors = await restoreDocVectors(engine, this.savedVectors, this.savedSemantic);
+    const vectors = await restoreDocVectors(engine, saved, this.savedSemantic);
     const semantic = engine.semanticCoverage();
     // Counted as the documents' progress counts them: semantic chunks apart.
     const toEmbed = UNIT_KINDS.filter((k) => k !== 'semantic').reduce((n, k) => n + engine.unitCount(k) - engine.vectorCoverage(k).done, 0);
     this.restored = { vectors, semanticDocs: semantic.done - semanticBefore, toEmbed, toCut: semantic.total - semantic.done };
     // What was restored is stored already: not written again.
     const split = splitKey(engine);
-    for (const r of this.savedVectors) {
+    for (const r of saved) {
       const kind = r.key.split('|')[0] as Parameters<typeof unitsKey>[2];
       if (r.tree === unitsKey(split, engine.structure, kind)) this.vectors.set(storedKey(r.doc, r.key, r.tree), r.data.length / r.dim);
     }
@@ -115,7 +114,6 @@ export class VectorKeeper {
     const gone = new Set(docIds);
     for (const key of [...this.vectors.keys()]) if (gone.has(key.split('\u0000')[0]!)) this.vectors.delete(key);
     for (const key of [...this.semantic]) if (gone.has(key.split('\u0000')[0]!)) this.semantic.delete(key);
-    this.savedVectors = this.savedVectors.filter((r) => !gone.has(r.doc));
     this.savedSemantic = this.savedSemantic.filter((s) => !gone.has(s.doc));
     if (deleteStored) await this.persistence.forgetVectors(docIds);
   }
@@ -124,7 +122,6 @@ export class VectorKeeper {
   reset(): void {
     this.vectors.clear();
     this.semantic.clear();
-    this.savedVectors = [];
     this.savedSemantic = [];
     this.restored = null;
     this.fromStorage = false;

@@ -1,0 +1,122 @@
+import 'fake-indexeddb/auto';
+import { IDBFactory } from 'fake-indexeddb';
+import { openDB } from 'idb';
+import { afterEach, describe, expect, it } from 'vitest';
+import { documentFromText } from '../core/documents/load';
+import { structureParams } from '../core/retrieve/params';
+import { Persistence } from './persistence';
+import type { DocVectors } from './saved-vectors';
+import { mergeRecords, packRecords, PART_FLOATS, unpack } from './vector-records';
+
+const g = globalThis as { indexedDB?: unknown };
+const original = g.indexedDB;
+afterEach(() => {
+  g.indexedDB = original;
+});
+
+const rec = (doc: string, key: string, rows: number[][], tree = 't', units = rows.length): DocVectors => ({ doc, key, dim: rows[0]?.length ?? 2, units, tree, data: Float32Array.from(rows.flat()) });
+const view = (records: DocVectors[]) => records.map((r) => [r.doc, r.key, r.tree, r.units, Array.from(r.data)]).sort((a, b) => String(a[0]).localeCompare(String(b[0])) || String(a[1]).localeCompare(String(b[1])));
+
+describe('packs of many documents', () => {
+  const S = 'sentence|none|org/m';
+  const L = 'leaf|none|org/m';
+
+  it('group records by set and units key in the order given, each document\'s rows after the last', () => {
+    const { packs, alone } = packRecords([rec('a', S, [[1, 2], [3, 4]]), rec('a', L, [[9, 9]]), rec('b', S, [[5, 6]], 't', 3), rec('c', S, [[7, 8]], 'other')]);
+    expect(alone).toEqual([]);
+    expect(packs.map((p) => [p.key, p.tree, p.model, p.docs, p.docIds, Array.from(p.data)])).toEqual([
+      [S, 't', 'org/m', [{ doc: 'a', units: 2, rows: 2 }, { doc: 'b', units: 3, rows: 1 }], ['a', 'b'], [1, 2, 3, 4, 5, 6]],
+      [L, 't', 'org/m', [{ doc: 'a', units: 1, rows: 1 }], ['a'], [9, 9]],
+      [S, 'other', 'org/m', [{ doc: 'c', units: 1, rows: 1 }], ['c'], [7, 8]],
+    ]);
+    // And back: each document's record as it was (a document cut short keeps its unit count).
+    expect(view(packs.flatMap(unpack))).toEqual(view([rec('a', S, [[1, 2], [3, 4]]), rec('a', L, [[9, 9]]), rec('b', S, [[5, 6]], 't', 3), rec('c', S, [[7, 8]], 'other')]));
+  });
+
+  it('a pack holds at most 32 MB; a record bigger than that is stored alone, in parts', () => {
+    const half = new Float32Array(PART_FLOATS / 2);
+    const big = { doc: 'big', key: S, dim: 2, units: PART_FLOATS, tree: 't', data: new Float32Array(PART_FLOATS + 2) };
+    const { packs, alone } = packRecords([{ ...rec('a', S, []), dim: 2, data: half }, { ...rec('b', S, []), dim: 2, data: half }, { ...rec('c', S, []), dim: 2, data: half }, big]);
+    expect(packs.map((p) => p.docIds)).toEqual([['a', 'b'], ['c']]);
+    expect(alone.map((r) => r.doc)).toEqual(['big']);
+  });
+
+  it('a document\'s own record wins over its part of a pack', () => {
+    const { packs } = packRecords([rec('a', S, [[1, 1]]), rec('b', S, [[2, 2]])]);
+    expect(view(mergeRecords([rec('a', S, [[5, 5]], 'new')], packs))).toEqual(view([rec('a', S, [[5, 5]], 'new'), rec('b', S, [[2, 2]])]));
+  });
+});
+
+describe('an import stored as packs', () => {
+  const S = 'sentence|none|org/m';
+  const docs = ['One.', 'Two.', 'Three.'].map((t, i) => documentFromText(t, `d${i}.txt`));
+  const corpus = (ds = docs) => ({ docIds: ds.map((d) => d.id), structure: structureParams(), model: 'org/m' });
+  const records = () => docs.map((d, i) => rec(d.id, S, [[i, i]]));
+  const stored = async () => {
+    const db = await openDB('rag-context-lab');
+    const r = { packs: (await db.getAllKeys('vectorPacks')).length, own: (await db.getAllKeys('docVectors')).length };
+    db.close();
+    return r;
+  };
+
+  it('is one record for the set, read back per document', async () => {
+    g.indexedDB = new IDBFactory();
+    const p = new Persistence();
+    await p.open();
+    expect(await p.saveImport(corpus(), docs, new Map(), records())).toBe(true);
+    expect(await stored()).toEqual({ packs: 1, own: 0 });
+    expect(view(await p.docVectorsOf('org/m'))).toEqual(view(records()));
+    expect(await p.docVectorsOf('org/other')).toEqual([]);
+  });
+
+  it('removing a document keeps the others\' vectors, as records of their own', async () => {
+    g.indexedDB = new IDBFactory();
+    const p = new Persistence();
+    await p.open();
+    await p.saveImport(corpus(), docs, new Map(), records());
+    await p.saveCorpus(corpus([docs[0]!, docs[2]!]), [docs[0]!, docs[2]!]);
+    expect(await stored()).toEqual({ packs: 0, own: 2 });
+    expect(view(await p.docVectorsOf('org/m'))).toEqual(view([records()[0]!, records()[2]!]));
+    // A document's vectors dropped (its title changed): the same.
+    await p.forgetVectors([docs[2]!.id]);
+    expect(view(await p.docVectorsOf('org/m'))).toEqual(view([records()[0]!]));
+  });
+
+  it('forgetting a packed document\'s vectors splits the pack too', async () => {
+    g.indexedDB = new IDBFactory();
+    const p = new Persistence();
+    await p.open();
+    await p.saveImport(corpus(), docs, new Map(), records());
+    await p.forgetVectors([docs[1]!.id]);
+    expect(await stored()).toEqual({ packs: 0, own: 2 });
+    expect(view(await p.docVectorsOf('org/m'))).toEqual(view([records()[0]!, records()[2]!]));
+  });
+
+  it('a document embedded again for the same units is read from its own record; for other units, the packs made for the old ones go', async () => {
+    // Units keys sorting before and after the packs' ('t'): both ranges are dropped.
+    for (const units of ['a: other units', 'z: other units']) {
+      g.indexedDB = new IDBFactory();
+      const p = new Persistence();
+      await p.open();
+      await p.saveImport(corpus(), docs, new Map(), records());
+      await p.saveDocVectors([rec(docs[0]!.id, S, [[7, 7]])], []);
+      expect(await stored()).toEqual({ packs: 1, own: 1 });
+      expect(view(await p.docVectorsOf('org/m'))).toEqual(view([rec(docs[0]!.id, S, [[7, 7]]), records()[1]!, records()[2]!]));
+      await p.saveDocVectors([rec(docs[0]!.id, S, [[8, 8]], units)], []);
+      expect(await stored()).toEqual({ packs: 0, own: 1 });
+      expect(view(await p.docVectorsOf('org/m'))).toEqual(view([rec(docs[0]!.id, S, [[8, 8]], units)]));
+    }
+  });
+
+  it('an import into a stored corpus adds its packs beside the earlier ones; clearing removes them all', async () => {
+    g.indexedDB = new IDBFactory();
+    const p = new Persistence();
+    await p.open();
+    await p.saveImport(corpus(docs.slice(0, 2)), docs.slice(0, 2), new Map(), records().slice(0, 2));
+    await p.saveImport(corpus(), docs, new Map(), records().slice(2));
+    expect(await stored()).toEqual({ packs: 2, own: 0 });
+    expect(view(await p.docVectorsOf('org/m'))).toEqual(view(records()));
+    await p.clear();
+    expect(await stored()).toEqual({ packs: 0, own: 0 });
+  });
+});
