@@ -7,8 +7,9 @@
  *    until the last answer is painted, beside the worker's mean time per search.
  * Goal: painted within 2 × the worker's time + one frame (16.7 ms).
  *
- * npx tsx scripts/bench/render-bench.ts [--app DIR]   (DIR: an app already built with
- * RAG_LAB_TEST_MODELS=1, to measure another version; default: built here)
+ * npx tsx scripts/bench/render-bench.ts [--app DIR] [--against OTHER [--rounds N]]
+ * (DIR: an app already built with RAG_LAB_TEST_MODELS=1, to measure another version; default:
+ * built here. --against: a before/after, this app and OTHER measured in turns, see renderAgainst.)
  */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -70,65 +71,115 @@ async function settled(page: Page, quietMs = 600): Promise<Marks> {
   }
 }
 
-export async function renderBench(browser: Browser, opts: { log: (s: string) => void; app?: string; questions?: string[] }): Promise<RenderBench> {
-  let out = opts.app;
-  if (!out) {
-    out = join(CACHE, 'app-render');
-    opts.log('building the app for the rendering bench (RAG_LAB_TEST_MODELS=1 vite build)…');
-    const b = spawnSync('npx', ['vite', 'build', '--outDir', out, '--emptyOutDir', '--logLevel', 'warn'], { cwd: PROJECT_ROOT, env: { ...process.env, RAG_LAB_TEST_MODELS: '1' }, encoding: 'utf8' });
-    if (b.status !== 0) throw new Error(`vite build failed: ${b.stderr}`);
-  }
-  const server = await serveStatic({ '/': out });
+const QUESTIONS = ['What are the characteristics of trustworthy AI?', 'How should risks be measured?', 'Who is accountable for an AI system?', 'What does governance mean here?', 'How is bias managed?'];
+
+/** Builds the app here (RAG_LAB_TEST_MODELS=1) unless `app` names one already built. */
+function builtApp(app: string | undefined, log: (s: string) => void): string {
+  if (app) return app;
+  const out = join(CACHE, 'app-render');
+  log('building the app for the rendering bench (RAG_LAB_TEST_MODELS=1 vite build)…');
+  const b = spawnSync('npx', ['vite', 'build', '--outDir', out, '--emptyOutDir', '--logLevel', 'warn'], { cwd: PROJECT_ROOT, env: { ...process.env, RAG_LAB_TEST_MODELS: '1' }, encoding: 'utf8' });
+  if (b.status !== 0) throw new Error(`vite build failed: ${b.stderr}`);
+  return out;
+}
+
+/** One built app in a tab of its own with the sample corpus loaded (BM25), top-k 100, windows 10/10. */
+async function openApp(browser: Browser, app: string, log: (s: string) => void): Promise<{ page: Page; docs: number; close: () => Promise<void> }> {
+  const server = await serveStatic({ '/': app });
   const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
-  const page = await context.newPage();
+  const close = async () => {
+    await context.close();
+    await server.close();
+  };
   try {
+    const page = await context.newPage();
     await page.addInitScript({ content: RENDER_PROBE });
     // BM25 only: rendering is measured, and no background embedding competes with it for the CPU.
     await page.goto(`${server.origin}/?em=none&k=100&wb=10&wa=10`);
-    opts.log('loading the sample corpus…');
+    log('loading the sample corpus…');
     await page.getByRole('button', { name: 'Load sample corpus' }).click();
     const list = page.getByRole('list', { name: 'Indexed documents' });
     await list.locator('li.doc:not(.pending)').nth(7).waitFor({ timeout: 300_000 });
     await page.getByRole('button', { name: 'Cancel indexing' }).waitFor({ state: 'detached', timeout: 300_000 });
-    const docs = await list.locator('li.doc:not(.pending)').count();
-    const questions = opts.questions ?? ['What are the characteristics of trustworthy AI?', 'How should risks be measured?', 'Who is accountable for an AI system?', 'What does governance mean here?', 'How is bias managed?'];
-    const enter: RenderBench['enter'] = [];
-    const box = page.getByRole('searchbox', { name: 'Question' });
-    for (const q of questions) {
-      await settled(page);
-      await box.fill(q);
-      const before = (await marks(page)).searches.length;
-      await box.press('Enter');
-      const m = await settled(page);
-      const s = m.searches.slice(before).at(-1);
-      if (!s || m.enter === undefined) throw new Error(`no search after Enter for "${q}"`);
-      enter.push({ firstPaintMs: (m.firstPaint ?? NaN) - m.enter, paintedMs: m.lastPaint - m.enter, workerMs: s.workerMs ?? NaN, roundTripMs: s.answered! - s.posted });
-      opts.log(`Enter → first paint ${round((m.firstPaint ?? NaN) - m.enter, 0)} ms, all painted ${round(m.lastPaint - m.enter, 0)} ms (worker ${round(s.workerMs ?? NaN, 1)} ms) for "${q}"`);
+    return { page, docs: await list.locator('li.doc:not(.pending)').count(), close };
+  } catch (e) {
+    await close();
+    throw e;
+  }
+}
+
+/** A question typed and Enter pressed: the times to its first and last paint, beside the worker's. */
+async function askOnce(page: Page, q: string): Promise<RenderBench['enter'][number]> {
+  const box = page.getByRole('searchbox', { name: 'Question' });
+  await settled(page);
+  await box.fill(q);
+  const before = (await marks(page)).searches.length;
+  await box.press('Enter');
+  const m = await settled(page);
+  const s = m.searches.slice(before).at(-1);
+  if (!s || m.enter === undefined) throw new Error(`no search after Enter for "${q}"`);
+  return { firstPaintMs: (m.firstPaint ?? NaN) - m.enter, paintedMs: m.lastPaint - m.enter, workerMs: s.workerMs ?? NaN, roundTripMs: s.answered! - s.posted };
+}
+
+/** The drag: one input event a frame on the "Window before" slider, back and forth over 0–10, until the last answer is painted. */
+async function dragOnce(page: Page, steps: number): Promise<RenderBench['drag']> {
+  await settled(page);
+  const before = (await marks(page)).searches.length;
+  const start = await page.evaluate(async (n) => {
+    const el = document.querySelector('input[type=range][aria-label="Window before"]') as HTMLInputElement;
+    const set = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
+    const t0 = performance.now();
+    for (let i = 0; i < n; i++) {
+      const v = i % 20 < 10 ? i % 10 : 10 - (i % 10);
+      set.call(el, String(v));
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+      await new Promise((r) => requestAnimationFrame(r));
     }
-    // The drag: one input event a frame on the "Window before" slider, back and forth over 0–10.
-    await settled(page);
-    const steps = 250;
-    const before = (await marks(page)).searches.length;
-    const start = await page.evaluate(async (n) => {
-      const el = document.querySelector('input[type=range][aria-label="Window before"]') as HTMLInputElement;
-      const set = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
-      const t0 = performance.now();
-      for (let i = 0; i < n; i++) {
-        const v = i % 20 < 10 ? i % 10 : 10 - (i % 10);
-        set.call(el, String(v));
-        el.dispatchEvent(new Event('input', { bubbles: true }));
-        await new Promise((r) => requestAnimationFrame(r));
-      }
-      return t0;
-    }, steps);
-    const m = await settled(page);
-    const searches = m.searches.slice(before);
-    const workerMean = searches.reduce((a, s) => a + (s.workerMs ?? 0), 0) / Math.max(1, searches.length);
-    const total = m.lastPaint - start;
-    return { docs, enter, drag: { steps, searches: searches.length, perStepMs: total / steps, workerMeanMs: workerMean, totalMs: total } };
+    return t0;
+  }, steps);
+  const m = await settled(page);
+  const searches = m.searches.slice(before);
+  const workerMean = searches.reduce((a, s) => a + (s.workerMs ?? 0), 0) / Math.max(1, searches.length);
+  const total = m.lastPaint - start;
+  return { steps, searches: searches.length, perStepMs: total / steps, workerMeanMs: workerMean, totalMs: total };
+}
+
+export async function renderBench(browser: Browser, opts: { log: (s: string) => void; app?: string; questions?: string[] }): Promise<RenderBench> {
+  const { page, docs, close } = await openApp(browser, builtApp(opts.app, opts.log), opts.log);
+  try {
+    const enter: RenderBench['enter'] = [];
+    for (const q of opts.questions ?? QUESTIONS) {
+      const e = await askOnce(page, q);
+      enter.push(e);
+      opts.log(`Enter → first paint ${round(e.firstPaintMs, 0)} ms, all painted ${round(e.paintedMs, 0)} ms (worker ${round(e.workerMs, 1)} ms) for "${q}"`);
+    }
+    return { docs, enter, drag: await dragOnce(page, 250) };
   } finally {
-    await context.close();
-    await server.close();
+    await close();
+  }
+}
+
+/**
+ * Two builds at once, each in its own tab, every question and drag taken by one then the other
+ * (the order swapped each round), so what else the machine does falls on both alike: for a
+ * before/after on a shared machine, where two runs one after the other differ by more than
+ * the change. Drags of 60 steps, one per round.
+ */
+export async function renderAgainst(browser: Browser, apps: [string, string], opts: { log: (s: string) => void; rounds?: number }): Promise<[RenderBench, RenderBench]> {
+  const tabs = [await openApp(browser, apps[0], opts.log), await openApp(browser, apps[1], opts.log)];
+  try {
+    const out = tabs.map((t) => ({ docs: t.docs, enter: [] as RenderBench['enter'], drags: [] as RenderBench['drag'][] }));
+    for (let r = 0; r < (opts.rounds ?? 2); r++) {
+      const order = r % 2 ? [1, 0] : [0, 1];
+      for (const q of QUESTIONS) for (const i of order) out[i]!.enter.push(await askOnce(tabs[i]!.page, r ? `${q} (${r + 1})` : q));
+      for (const i of order) out[i]!.drags.push(await dragOnce(tabs[i]!.page, 60));
+      opts.log(`round ${r + 1} done`);
+    }
+    // The drag row: the median round's.
+    const drag = (ds: RenderBench['drag'][]) => [...ds].sort((a, b) => a.perStepMs - b.perStepMs)[Math.floor(ds.length / 2)]!;
+    return [0, 1].map((i) => ({ docs: out[i]!.docs, enter: out[i]!.enter, drag: drag(out[i]!.drags) })) as [RenderBench, RenderBench];
+  } finally {
+    for (const t of tabs) await t.close();
   }
 }
 
@@ -153,13 +204,23 @@ export function renderRows(r: RenderBench): (string | number)[][] {
 export const RENDER_HEADER = ['sample corpus, top-k 100, windows 10/10', 'painted ms', 'worker ms', 'round trip ms', 'goal ms (2× worker + 1 frame)', 'within goal'];
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { values } = parseArgs({ options: { app: { type: 'string' } } });
+  const { values } = parseArgs({ options: { app: { type: 'string' }, against: { type: 'string' }, rounds: { type: 'string' } } });
   const { renderTable } = await import('../../src/cli/table');
   const browser = await launch();
+  const log = (s: string) => process.stderr.write(`[render] ${s}\n`);
   try {
-    const r = await renderBench(browser, { log: (s) => process.stderr.write(`[render] ${s}\n`), ...(values.app ? { app: values.app } : {}) });
-    console.log(`Rendering in Chromium ${browser.version()} (BM25, ${r.docs} documents)`);
-    console.log(renderTable(RENDER_HEADER, renderRows(r)));
+    if (values.against) {
+      const app = builtApp(values.app, log);
+      const both = await renderAgainst(browser, [values.against, app], { log, ...(values.rounds ? { rounds: Number(values.rounds) } : {}) });
+      for (const [name, r] of [[`--against ${values.against}`, both[0]], [values.app ? `--app ${values.app}` : 'this checkout', both[1]]] as const) {
+        console.log(`Rendering in Chromium ${browser.version()}, ${name} (BM25, ${r.docs} documents; questions and drags alternated with the other build)`);
+        console.log(renderTable(RENDER_HEADER, renderRows(r)));
+      }
+    } else {
+      const r = await renderBench(browser, { log, ...(values.app ? { app: values.app } : {}) });
+      console.log(`Rendering in Chromium ${browser.version()} (BM25, ${r.docs} documents)`);
+      console.log(renderTable(RENDER_HEADER, renderRows(r)));
+    }
   } finally {
     await browser.close();
   }
