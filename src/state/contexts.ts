@@ -15,6 +15,7 @@ import { MAX_CONTEXT_TOKENS } from '../core/context/reply';
 import { ApproxTokenCounter } from '../core/segment/tokens';
 import type { ContextsState } from '../worker/protocol';
 import { labWorker } from './controller';
+import { RunControl } from './run-control';
 import { EndpointGenerator, type Generator } from './generators';
 import { useGeneration } from './generation';
 import { errorText } from './messages';
@@ -100,9 +101,8 @@ export async function refreshContexts(): Promise<void> {
   }
 }
 
-let controller: AbortController | null = null;
-let paused: Promise<void> | null = null;
-let resume: (() => void) | null = null;
+/** The run in progress, if any. */
+let current: RunControl | null = null;
 
 const putRun = (change: Partial<ContextRun>) => useContexts.setState((s) => (s.run ? { run: { ...s.run, ...change } } : {}));
 
@@ -111,11 +111,11 @@ export async function startContextRun(): Promise<void> {
   const lab = labWorker();
   const gen = useGeneration.getState().generator;
   const { kind, prompt, plan } = useContexts.getState();
-  if (!lab || !gen || !plan.plan || controller || contextProblems(prompt).length) return;
+  if (!lab || !gen || !plan.plan || current || contextProblems(prompt).length) return;
   const g: Generator = gen;
   const endpoint = g instanceof EndpointGenerator;
-  controller = new AbortController();
-  paused = null;
+  current = new RunControl();
+  const run = current;
   const source = endpoint ? `endpoint ${g.label}` : `model ${g.label}`;
   useContexts.setState({ run: { state: 'running', source, progress: null, error: null, firstFailure: null, retry: null } });
   // The worker hands over the calls a batch at a time, after the last unit asked for.
@@ -155,8 +155,8 @@ export async function startContextRun(): Promise<void> {
       // The worker keeps each context; a unit that got one meanwhile is skipped by the worker's next batch.
       has: () => false,
       put: async (t, c) => void (await lab.request('contextsPut', { key: t.key, context: c }).promise),
-      signal: controller.signal,
-      gate: () => paused ?? Promise.resolve(),
+      signal: run.signal,
+      gate: run.gate,
       onProgress: (progress) => putRun({ progress }),
     });
     await lab.request('contextsRecordRun', { run: result.run }).promise;
@@ -169,32 +169,18 @@ export async function startContextRun(): Promise<void> {
   } catch (e) {
     putRun({ state: 'failed', error: errorText(e) });
   } finally {
-    controller = null;
-    paused = null;
-    resume = null;
+    current = null;
     void refreshContexts();
   }
 }
 
 export function pauseContextRun(pause: boolean): void {
-  if (!controller) return;
-  if (pause && !paused) {
-    paused = new Promise<void>((r) => (resume = r));
-    putRun({ state: 'paused' });
-  } else if (!pause && paused) {
-    paused = null;
-    resume?.();
-    resume = null;
-    putRun({ state: 'running' });
-  }
+  if (current?.setPaused(pause)) putRun({ state: pause ? 'paused' : 'running' });
 }
 
 /** Stops after the call in flight (stopped too); what was written is kept. */
 export function cancelContextRun(): void {
-  if (!controller) return;
-  controller.abort();
-  resume?.();
-  paused = null;
+  current?.cancel();
 }
 
 /** A block's context key: its document, the unit kind retrieved, its character range. */

@@ -14,6 +14,7 @@ import type { Corpus } from '../core/structure/corpus';
 import type { GenerationRun, LabelledQuestion, QuestionType, RejectedQuestion } from '../core/questions/types';
 import type { QuestionPlan } from '../worker/question-generation-protocol';
 import { labWorker } from './controller';
+import { RunControl } from './run-control';
 import { EndpointGenerator, type Generator } from './generators';
 import { useGeneration } from './generation';
 import { errorText } from './messages';
@@ -159,9 +160,8 @@ function corpusStandIn(plan: QuestionPlan): Corpus {
   return { docs } as unknown as Corpus;
 }
 
-let controller: AbortController | null = null;
-let resume: (() => void) | null = null;
-let paused: Promise<void> | null = null;
+/** The run in progress, if any. */
+let current: RunControl | null = null;
 
 const putRun = (change: Partial<QuestionRun>) => useQuestionGen.setState((st) => (st.run ? { run: { ...st.run, ...change } } : {}));
 
@@ -173,11 +173,11 @@ export async function startQuestionRun(): Promise<void> {
   const existing: readonly LabelledQuestion[] = useQuestionSet.getState().set?.questions ?? [];
   const { settings, plan } = useQuestionGen.getState();
   const generator = useGeneration.getState().generator;
-  if (!generator || !plan.plan || controller) return;
+  if (!generator || !plan.plan || current) return;
   const gen: Generator = generator;
   const temperature = useGeneration.getState().settings.temperature;
-  controller = new AbortController();
-  paused = null;
+  current = new RunControl();
+  const run = current;
   useQuestionGen.setState({ run: { state: 'running', model: gen.label, progress: null, passed: [], rejected: [], info: null, error: null, retry: null, added: null, adding: false, addError: null } });
   // Structured outputs go to an endpoint; the in-browser model gets the same prompt without them.
   const endpoint = gen instanceof EndpointGenerator;
@@ -204,8 +204,8 @@ export async function startQuestionRun(): Promise<void> {
       thresholds: { fuzzy: settings.fuzzy, duplicate: settings.duplicate, copyShare: 1 },
       existing,
       structured: endpoint,
-      signal: controller.signal,
-      gate: () => paused ?? Promise.resolve(),
+      signal: run.signal,
+      gate: run.gate,
       onProgress: (progress) => putRun({ progress }),
       idPrefix: `gen-${settings.seed}-${Date.now().toString(36)}`,
     });
@@ -220,31 +220,17 @@ export async function startQuestionRun(): Promise<void> {
   } catch (e) {
     putRun({ state: 'failed', error: errorText(e) });
   } finally {
-    controller = null;
-    resume = null;
-    paused = null;
+    current = null;
   }
 }
 
 export function pauseQuestionRun(pause: boolean): void {
-  if (!controller) return;
-  if (pause && !paused) {
-    paused = new Promise<void>((r) => (resume = r));
-    putRun({ state: 'paused' });
-  } else if (!pause && paused) {
-    paused = null;
-    resume?.();
-    resume = null;
-    putRun({ state: 'running' });
-  }
+  if (current?.setPaused(pause)) putRun({ state: pause ? 'paused' : 'running' });
 }
 
 /** Stops the run after the call in flight (which is stopped too); what was made is kept. */
 export function cancelQuestionRun(): void {
-  if (!controller) return;
-  controller.abort();
-  resume?.();
-  paused = null;
+  current?.cancel();
 }
 
 /** The run's questions split by the copy-share threshold: kept, and dropped for copying the passage. */
@@ -283,6 +269,6 @@ export async function addKeptQuestions(): Promise<void> {
 
 /** Forgets the finished run (its questions were added, or the user does not want them). */
 export function clearQuestionRun(): void {
-  if (controller) return;
+  if (current) return;
   useQuestionGen.setState({ run: null });
 }
