@@ -12,7 +12,7 @@
  *   any model not in options.models gets HTTP 404; any other path gets an HTML page (HTTP 200)
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenLocally } from '../node/listen-locally';
 import { mulberry32 } from '../core/util/random';
 
 export interface MockEmbeddingOptions {
@@ -127,12 +127,5 @@ export async function startEmbeddingMockServer(options: MockEmbeddingOptions = {
     if (waitMs > 0) await new Promise((r) => setTimeout(r, waitMs));
     send(res, 200, { object: 'list', model, data: vectors.map((embedding, index) => ({ object: 'embedding', index, embedding })).reverse(), usage: { prompt_tokens: 0, total_tokens: 0 } });
   });
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    options,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  return { ...(await listenLocally(server, options.port)), requests, options };
 }

@@ -16,8 +16,8 @@
  *   npx tsx src/cli/questions-mock-server.ts   serves on a free port and prints its URL
  */
 import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
+import { listenLocally } from '../node/listen-locally';
 import { mulberry32 } from '../core/util/random';
 
 export interface QuestionMock {
@@ -139,17 +139,7 @@ export async function startQuestionMock(options: QuestionMockOptions = {}): Prom
         return reply(400, () => json(res, 400, { error: { message: 'the request was refused' } }));
     }
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    url,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { ...(await listenLocally(server)), requests };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
