@@ -1,7 +1,8 @@
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import { GENERATOR_MODELS } from '../../core/generate/generator-models';
 import { isTestGenerator, loadLocalModel, setGenerationSettings, useGeneration, type GenerationSettings } from '../../state/generation';
 import { useLocalModels, useWebGpuAdapter } from '../models/availability';
+import { EndpointConnection } from '../endpoint/EndpointConnection';
 import './generate.css';
 
 const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
@@ -128,45 +129,11 @@ function LocalModel() {
 
 function Endpoint() {
   const e = useGeneration((s) => s.settings.endpoint);
-  const ids = useId();
-  const [showKey, setShowKey] = useState(false);
   const set = (change: (c: GenerationSettings['endpoint']) => void) => setGenerationSettings((s) => change(s.endpoint));
   return (
     <fieldset className="g-group">
       <legend>Endpoint</legend>
-      <label className="g-field" htmlFor={`${ids}-url`}>
-        <span>Base URL</span>
-        <input id={`${ids}-url`} aria-label="Endpoint base URL" type="url" spellCheck={false} value={e.baseUrl} placeholder="http://localhost:11434/v1" onChange={(ev) => set((c) => void (c.baseUrl = ev.target.value))} />
-      </label>
-      <label className="g-field" htmlFor={`${ids}-model`}>
-        <span>Model</span>
-        <input id={`${ids}-model`} aria-label="Endpoint model" spellCheck={false} value={e.model} placeholder="llama3.2, gpt-4o-mini, …" onChange={(ev) => set((c) => void (c.model = ev.target.value))} />
-      </label>
-      <label className="g-field" htmlFor={`${ids}-key`}>
-        <span>API key (optional)</span>
-        <span className="g-row">
-          <input
-            id={`${ids}-key`}
-            aria-label="API key"
-            type={showKey ? 'text' : 'password'}
-            autoComplete="off"
-            spellCheck={false}
-            value={e.apiKey}
-            onChange={(ev) => set((c) => void (c.apiKey = ev.target.value))}
-          />
-          <button type="button" className="g-link" onClick={() => setShowKey((v) => !v)}>
-            {showKey ? 'hide' : 'show'}
-          </button>
-        </span>
-      </label>
-      <label className="g-check" htmlFor={`${ids}-remember`}>
-        <input id={`${ids}-remember`} type="checkbox" checked={e.rememberKey} onChange={(ev) => set((c) => void (c.rememberKey = ev.target.checked))} /> Remember the key in this browser
-      </label>
-      <p className="g-small">
-        {e.rememberKey
-          ? 'The key is stored in this browser’s localStorage for this site until you untick the box.'
-          : 'The key is kept only while this page is open; it is sent only to the endpoint above.'}
-      </p>
+      <EndpointConnection value={e} labels={{ baseUrl: 'Endpoint base URL', model: 'Endpoint model', apiKey: 'API key', modelPlaceholder: 'llama3.2, gpt-4o-mini, …' }} cls="g" onChange={set} />
       <NumberField label="Model context (tokens)" name="Endpoint context tokens" min={512} max={2000000} step={512} value={e.contextTokens} onValue={(n) => set((c) => void (c.contextTokens = n))} />
       <p className="g-small">
         Plain http works only for endpoints on this machine (localhost); others need https. The server must allow this page’s origin (CORS), e.g. Ollama with OLLAMA_ORIGINS.

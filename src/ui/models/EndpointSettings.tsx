@@ -4,41 +4,23 @@
  * prompts its model gets; what the server must allow (CORS). Nothing is sent from here: Load
  * first shows what would be sent (EndpointConsent).
  */
-import { useId, useState } from 'react';
+import { useId } from 'react';
+import { EndpointConnection } from '../endpoint/EndpointConnection';
 import { presetForEndpointModel } from '../../core/embed/endpoint-choice';
 import { setEndpointSettings, useEmbeddingEndpoint, type EndpointSettings as Settings } from '../../state/embedding-endpoint';
 
 export function EndpointSettings() {
   const s = useEmbeddingEndpoint((st) => st.settings);
-  const ids = useId();
-  const [showKey, setShowKey] = useState(false);
   const set = (change: (c: Settings) => void) => setEndpointSettings(change);
   const preset = s.model.trim() ? presetForEndpointModel(s.model.trim()) : undefined;
   return (
     <div className="m-endpoint" data-testid="endpoint-settings">
-      <label className="m-field" htmlFor={`${ids}-url`}>
-        <span>Base URL</span>
-        <input id={`${ids}-url`} aria-label="Embedding endpoint base URL" type="url" spellCheck={false} value={s.baseUrl} placeholder="http://localhost:11434/v1" onChange={(e) => set((c) => void (c.baseUrl = e.target.value))} />
-      </label>
-      <label className="m-field" htmlFor={`${ids}-model`}>
-        <span>Model</span>
-        <input id={`${ids}-model`} aria-label="Embedding endpoint model" spellCheck={false} value={s.model} placeholder="nomic-embed-text, text-embedding-3-small, …" onChange={(e) => set((c) => void (c.model = e.target.value))} />
-      </label>
-      <label className="m-field" htmlFor={`${ids}-key`}>
-        <span>API key (optional)</span>
-        <span className="m-row">
-          <input id={`${ids}-key`} aria-label="Embedding endpoint API key" type={showKey ? 'text' : 'password'} autoComplete="off" spellCheck={false} value={s.apiKey} onChange={(e) => set((c) => void (c.apiKey = e.target.value))} />
-          <button type="button" className="link" onClick={() => setShowKey((v) => !v)}>
-            {showKey ? 'hide' : 'show'}
-          </button>
-        </span>
-      </label>
-      <label className="m-check" htmlFor={`${ids}-remember`}>
-        <input id={`${ids}-remember`} type="checkbox" checked={s.rememberKey} onChange={(e) => set((c) => void (c.rememberKey = e.target.checked))} /> Remember the key in this browser
-      </label>
-      <p className="m-small">
-        {s.rememberKey ? 'The key is stored in this browser’s localStorage for this site until you untick the box.' : 'The key is kept only while this page is open.'} It is sent only to the URL above.
-      </p>
+      <EndpointConnection
+        value={s}
+        labels={{ baseUrl: 'Embedding endpoint base URL', model: 'Embedding endpoint model', apiKey: 'Embedding endpoint API key', modelPlaceholder: 'nomic-embed-text, text-embedding-3-small, …' }}
+        cls="m"
+        onChange={set}
+      />
       <div className="m-grid3">
         <NumberField label="Dimensions" name="Embedding endpoint dimensions" min={1} max={65536} value={s.dimensions} optional onValue={(n) => set((c) => void (c.dimensions = n))} />
         <NumberField label="Batch size" name="Embedding endpoint batch size" min={1} max={2048} value={s.batchSize} onValue={(n) => set((c) => void (c.batchSize = n ?? c.batchSize))} />
