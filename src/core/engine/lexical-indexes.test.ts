@@ -12,14 +12,19 @@ const doc = documentFromText('Bees visit flowers to gather nectar. They turn it 
 
 describe('BM25 index keys', () => {
   it('leave out the late-chunking part of the vector key, and keep the contextual one', () => {
-    const core = (key: string) => ({ variantKey: () => key, structure: () => ({ lexical: DEFAULT_LEXICAL }) }) as unknown as ConstructorParameters<typeof LexicalIndexes>[0];
+    // An engine with late-chunked vectors on: the model, headers (on: title and section, or off) and lexical choice are what the key reads.
+    const core = (model: string, headers: boolean) =>
+      ({
+        embedder: { model },
+        structure: () => ({ lexical: DEFAULT_LEXICAL, vectors: 'late', headers: { enabled: headers, title: true, section: true, fields: [] } }),
+      }) as unknown as ConstructorParameters<typeof LexicalIndexes>[0];
     const contexts = {} as ConstructorParameters<typeof LexicalIndexes>[1];
     const lex = lexicalKey(DEFAULT_LEXICAL);
-    expect(new LexicalIndexes(core('leaf|h:ts:|m@256#ab12|late'), contexts).key('leaf', false)).toBe(`leaf|h:ts:|m@256#ab12|${lex}`);
-    expect(new LexicalIndexes(core('leaf|h:ts:|m@256#ab12|late'), contexts).key('leaf', true)).toBe(`leaf|h:ts:|m@256#ab12|ctx|${lex}`);
-    expect(new LexicalIndexes(core('leaf|none|m'), contexts).key('leaf', false)).toBe(`leaf|none|m|${lex}`);
-    // Only a trailing variant part is dropped: a model id that merely contains "late" is kept.
-    expect(new LexicalIndexes(core('chunk|none|org/late-model'), contexts).key('chunk', false)).toBe(`chunk|none|org/late-model|${lex}`);
+    expect(new LexicalIndexes(core('m@256#ab12', true), contexts).key('leaf', false)).toBe(`leaf|h:ts:|m@256#ab12|${lex}`);
+    expect(new LexicalIndexes(core('m@256#ab12', true), contexts).key('leaf', true)).toBe(`leaf|h:ts:|m@256#ab12|ctx|${lex}`);
+    expect(new LexicalIndexes(core('m', false), contexts).key('leaf', false)).toBe(`leaf|none|m|${lex}`);
+    // A model id that merely contains "late" is kept.
+    expect(new LexicalIndexes(core('org/late-model', false), contexts).key('chunk', false)).toBe(`chunk|none|org/late-model|${lex}`);
   });
 
   it('late chunking on reuses the plain BM25 index (not built again); headers on get their own', () => {

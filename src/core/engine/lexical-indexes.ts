@@ -8,7 +8,7 @@
 import { LexicalIndex, lexicalKey, TermDictionary } from '../index/lexical-index';
 import type { UnitKind } from '../retrieve/params';
 import type { ContextualUnits } from './contextual';
-import type { EngineCore } from './types';
+import { variantKey, type EngineCore } from './types';
 
 export class LexicalIndexes {
   private readonly indexes = new Map<string, LexicalIndex>();
@@ -23,7 +23,8 @@ export class LexicalIndexes {
 
   /** Late chunking changes the vectors only: plain and late-chunked vectors share one BM25 index. */
   key(kind: UnitKind, contextual: boolean): string {
-    return `${this.core.variantKey(kind).replace(/\|late$/, '')}${contextual ? '|ctx' : ''}|${lexicalKey(this.core.structure().lexical)}`;
+    const s = this.core.structure();
+    return `${variantKey(kind, s.headers, this.core.embedder?.model, { contextual })}|${lexicalKey(s.lexical)}`;
   }
 
   /** The BM25 index of a unit kind for the current variant and lexical choice (contextual or not), brought up to date. */
