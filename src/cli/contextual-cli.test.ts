@@ -5,35 +5,15 @@
  * evaluates and sweeps contextual off/on, exports them in a bundle that verifies in PGlite, and
  * refuses what cannot work with one line.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startContextMock, type ContextMock } from '../node/context-mock-server';
-import { PROJECT_ROOT } from '../node/paths';
+import { cliRunner } from './cli-runner';
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(...args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('npx', ['tsx', 'src/cli/main.ts', ...args], { cwd: PROJECT_ROOT, env: { ...process.env, npm_config_loglevel: 'error', NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 170_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr: stderr.split('\n').filter((l) => l.trim() && !/^npm (warn|WARN)/.test(l)).join('\n') });
-    });
-  });
-}
+// Blank stderr lines dropped; writing contexts and embedding can take minutes on a loaded machine.
+const cli = cliRunner({ keep: (l) => l.trim() !== '', killAfterMs: 170_000 });
 
 let dir: string;
 let mock: ContextMock;
