@@ -3,6 +3,7 @@ import { GENERATOR_MODELS } from '../../core/generate/generator-models';
 import { isTestGenerator, loadLocalModel, setGenerationSettings, useGeneration, type GenerationSettings } from '../../state/generation';
 import { useLocalModels, useWebGpuAdapter } from '../models/availability';
 import { EndpointConnection } from '../endpoint/EndpointConnection';
+import { NumberField } from '../endpoint/NumberField';
 import './generate.css';
 
 const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
@@ -134,7 +135,7 @@ function Endpoint() {
     <fieldset className="g-group">
       <legend>Endpoint</legend>
       <EndpointConnection value={e} labels={{ baseUrl: 'Endpoint base URL', model: 'Endpoint model', apiKey: 'API key', modelPlaceholder: 'llama3.2, gpt-4o-mini, …' }} cls="g" onChange={set} />
-      <NumberField label="Model context (tokens)" name="Endpoint context tokens" min={512} max={2000000} step={512} value={e.contextTokens} onValue={(n) => set((c) => void (c.contextTokens = n))} />
+      <NumberField cls="g" label="Model context (tokens)" name="Endpoint context tokens" min={512} max={2000000} step={512} value={e.contextTokens} onValue={(n) => set((c) => void (c.contextTokens = n))} />
       <p className="g-small">
         Plain http works only for endpoints on this machine (localhost); others need https. The server must allow this page’s origin (CORS), e.g. Ollama with OLLAMA_ORIGINS.
       </p>
@@ -149,8 +150,8 @@ function AnswerSettings() {
     <fieldset className="g-group">
       <legend>Answer</legend>
       <div className="g-grid">
-        <NumberField label="Answer tokens at most" name="Answer tokens" min={16} max={8192} value={s.answerTokens} onValue={(n) => setGenerationSettings((x) => void (x.answerTokens = n))} />
-        <NumberField label="Temperature" name="Temperature" min={0} max={2} step={0.1} integer={false} value={s.temperature} onValue={(n) => setGenerationSettings((x) => void (x.temperature = n))} />
+        <NumberField cls="g" label="Answer tokens at most" name="Answer tokens" min={16} max={8192} value={s.answerTokens} onValue={(n) => setGenerationSettings((x) => void (x.answerTokens = n))} />
+        <NumberField cls="g" label="Temperature" name="Temperature" min={0} max={2} step={0.1} integer={false} value={s.temperature} onValue={(n) => setGenerationSettings((x) => void (x.temperature = n))} />
       </div>
       <label className="g-check" htmlFor={`${ids}-headers`}>
         <input id={`${ids}-headers`} type="checkbox" checked={s.headers} onChange={(e) => setGenerationSettings((x) => void (x.headers = e.target.checked))} /> Put contextual headers in the prompt
@@ -168,28 +169,5 @@ function AnswerSettings() {
       </label>
       <p className="g-small">With query fusion on, each Ask first has the generator rewrite the question; the Query fusion column retrieves for every variant and fuses the rankings.</p>
     </fieldset>
-  );
-}
-
-/** A number input that applies only values within [min, max] (integers unless told otherwise). */
-function NumberField({ label, name, min, max, step, value, integer = true, onValue }: { label: string; name: string; min: number; max: number; step?: number; value: number; integer?: boolean; onValue: (n: number) => void }) {
-  const id = useId();
-  return (
-    <label className="g-field" htmlFor={id}>
-      <span>{label}</span>
-      <input
-        id={id}
-        aria-label={name}
-        type="number"
-        min={min}
-        max={max}
-        {...(step !== undefined ? { step } : {})}
-        value={value}
-        onChange={(e) => {
-          const n = integer ? Math.round(Number(e.target.value)) : Number(e.target.value);
-          if (Number.isFinite(n) && n >= min) onValue(Math.min(max, n));
-        }}
-      />
-    </label>
   );
 }

@@ -4,8 +4,8 @@
  * prompts its model gets; what the server must allow (CORS). Nothing is sent from here: Load
  * first shows what would be sent (EndpointConsent).
  */
-import { useId } from 'react';
 import { EndpointConnection } from '../endpoint/EndpointConnection';
+import { NumberField } from '../endpoint/NumberField';
 import { presetForEndpointModel } from '../../core/embed/endpoint-choice';
 import { setEndpointSettings, useEmbeddingEndpoint, type EndpointSettings as Settings } from '../../state/embedding-endpoint';
 
@@ -22,9 +22,9 @@ export function EndpointSettings() {
         onChange={set}
       />
       <div className="m-grid3">
-        <NumberField label="Dimensions" name="Embedding endpoint dimensions" min={1} max={65536} value={s.dimensions} optional onValue={(n) => set((c) => void (c.dimensions = n))} />
-        <NumberField label="Batch size" name="Embedding endpoint batch size" min={1} max={2048} value={s.batchSize} onValue={(n) => set((c) => void (c.batchSize = n ?? c.batchSize))} />
-        <NumberField label="Concurrency" name="Embedding endpoint concurrency" min={1} max={32} value={s.concurrency} onValue={(n) => set((c) => void (c.concurrency = n ?? c.concurrency))} />
+        <NumberField cls="m" label="Dimensions" name="Embedding endpoint dimensions" min={1} max={65536} value={s.dimensions} optional onValue={(n) => set((c) => void (c.dimensions = n))} />
+        <NumberField cls="m" label="Batch size" name="Embedding endpoint batch size" min={1} max={2048} value={s.batchSize} onValue={(n) => set((c) => void (c.batchSize = n ?? c.batchSize))} />
+        <NumberField cls="m" label="Concurrency" name="Embedding endpoint concurrency" min={1} max={32} value={s.concurrency} onValue={(n) => set((c) => void (c.concurrency = n ?? c.concurrency))} />
       </div>
       <p className="m-small">Dimensions are sent as <code>dimensions</code> only when set (OpenAI text-embedding-3 and some servers take it).</p>
       <p className="m-small">
@@ -36,29 +36,5 @@ export function EndpointSettings() {
         The server must allow this page’s origin ({location.origin}) by CORS: Ollama allows 127.0.0.1 by default, other origins through OLLAMA_ORIGINS; LM Studio needs CORS turned on (lms server start --cors); llama.cpp’s server allows any origin unless --cors-origins says otherwise. Plain http works only on this machine; other hosts need https.
       </p>
     </div>
-  );
-}
-
-/** A whole number within [min, max]; `optional` fields may be emptied (null). */
-function NumberField({ label, name, min, max, value, optional = false, onValue }: { label: string; name: string; min: number; max: number; value: number | null; optional?: boolean; onValue: (n: number | null) => void }) {
-  const id = useId();
-  return (
-    <label className="m-field" htmlFor={id}>
-      <span>{label}</span>
-      <input
-        id={id}
-        aria-label={name}
-        type="number"
-        min={min}
-        max={max}
-        placeholder={optional ? 'model’s own' : undefined}
-        value={value ?? ''}
-        onChange={(e) => {
-          if (optional && e.target.value.trim() === '') return onValue(null);
-          const n = Math.round(Number(e.target.value));
-          if (Number.isFinite(n) && n >= min) onValue(Math.min(max, n));
-        }}
-      />
-    </label>
   );
 }
