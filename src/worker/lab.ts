@@ -178,6 +178,8 @@ export class Lab {
     this.keeper.reset();
     this.unfinishedImport = null;
     await this.persistence.clear();
+    // Contexts and their vectors go with the corpus.
+    await this.contexts.clear();
     // The question set is kept: its questions say their documents are missing.
     await this.questions.corpusChanged();
     this.postStatus(this.status());
@@ -219,6 +221,8 @@ export class Lab {
     await this.persistence.saveCorpus(this.savedCorpus(), this.session.docs, this.session.splitsForStorage());
     // Questions into a removed document stay, and say so.
     await this.questions.corpusChanged();
+    // Stored contextual vectors of removed units or other headers go at the contexts' next save.
+    this.contexts.corpusChanged();
     this.job.start(this.session.engine);
     this.postStatus(this.status());
   }
@@ -236,6 +240,8 @@ export class Lab {
     await this.session.setEmbedder(loaded.model, this.savedVectors);
     // Vectors of other models stay stored, in case the user switches back.
     await this.keeper.restoreInto(this.session.engine);
+    // The model's stored contextual vectors too, before any context is embedded.
+    await this.contexts.modelLoaded();
     void this.keeper.save(this.session.engine, false);
     this.job.start(this.session.engine);
     this.postStatus(this.status());

@@ -8,7 +8,7 @@
  * and the exact text embedded): an edited context is simply a new text, a removed document
  * loses nothing, and an engine without some documents shares the cache.
  */
-import { ContextStore, contextKey, isContextUnitKind, type UnitContext } from '../context/context-store';
+import { CONTEXT_UNIT_KINDS, ContextStore, contextKey, isContextUnitKind, type UnitContext } from '../context/context-store';
 import type { EmbedOptions } from '../embed/embedder';
 import { dot, l2normalize, type Allow, type Hit, type VectorIndex } from '../index/vector-index';
 import type { UnitKind } from '../retrieve/param-types';
@@ -16,6 +16,16 @@ import { EMBED_SLICE, type EngineCore } from './types';
 
 /** Contextual vectors by "<model>\0<embedded text>". */
 export type ContextVectorCache = Map<string, Float32Array>;
+
+/** The cache key of a text's contextual vector under a model. */
+export function contextVectorKey(model: string, text: string): string {
+  return `${model}\u0000${text}`;
+}
+
+export interface ContextEmbedOptions extends Omit<EmbedOptions, 'kind'> {
+  /** Each slice's new cache entries, as soon as they are in the cache (the lab stores them). */
+  onVectors?: (added: [key: string, vector: Float32Array][]) => void;
+}
 
 interface Overlay {
   version: string;
@@ -58,17 +68,43 @@ export class ContextualUnits {
   }
 
   private vectorKey(model: string, kind: UnitKind, id: number): string {
-    return `${model}\u0000${this.core.unitText(kind, id, true)}`;
+    return contextVectorKey(model, this.core.unitText(kind, id, true));
+  }
+
+  /**
+   * The contextualised text of every unit that has a context, of every kind: what the current
+   * contextual vectors are made from (a stored vector whose text is not among them is stale).
+   */
+  texts(): Set<string> {
+    const out = new Set<string>();
+    for (const kind of CONTEXT_UNIT_KINDS) {
+      if (this.store.count(kind) === 0) continue;
+      const n = this.core.units.count(kind);
+      for (let id = 0; id < n; id++) if (this.store.has(this.key(kind, id))) out.add(this.core.unitText(kind, id, true));
+    }
+    return out;
+  }
+
+  /** Takes vectors made earlier (read back from storage), by cache key; keys already held are kept as they are. Returns how many were taken. */
+  adoptVectors(entries: Iterable<[key: string, vector: Float32Array]>): number {
+    let n = 0;
+    for (const [key, v] of entries) {
+      if (this.vectors.has(key)) continue;
+      this.vectors.set(key, v);
+      n++;
+    }
+    if (n) this.added++;
+    return n;
   }
 
   /** Embeds the contextualised text of every unit of a kind whose context has no vector yet; returns how many. */
-  embed(kind: UnitKind, options: Omit<EmbedOptions, 'kind'> = {}): Promise<number> {
+  embed(kind: UnitKind, options: ContextEmbedOptions = {}): Promise<number> {
     const run = (this.queue.get(kind)?.catch(() => undefined) ?? Promise.resolve()).then(() => this.embedMissing(kind, options));
     this.queue.set(kind, run);
     return run;
   }
 
-  private async embedMissing(kind: UnitKind, options: Omit<EmbedOptions, 'kind'>): Promise<number> {
+  private async embedMissing(kind: UnitKind, { onVectors, ...options }: ContextEmbedOptions): Promise<number> {
     const embedder = this.core.embedder;
     if (!embedder || !isContextUnitKind(kind) || this.store.count(kind) === 0) return 0;
     const missing = new Map<string, string>();
@@ -76,7 +112,7 @@ export class ContextualUnits {
     for (let id = 0; id < n; id++) {
       if (!this.store.has(this.key(kind, id))) continue;
       const text = this.core.unitText(kind, id, true);
-      const key = `${embedder.model}\u0000${text}`;
+      const key = contextVectorKey(embedder.model, text);
       if (!this.vectors.has(key)) missing.set(key, text);
     }
     const todo = [...missing];
@@ -87,8 +123,10 @@ export class ContextualUnits {
         { ...options, kind: 'passage', ...(options.onProgress ? { onProgress: (done: number) => options.onProgress!(start + done, todo.length) } : {}) },
       );
       const d = embedder.dim;
-      slice.forEach(([key], i) => this.vectors.set(key, l2normalize(vectors.slice(i * d, (i + 1) * d))));
+      const added = slice.map(([key], i): [string, Float32Array] => [key, l2normalize(vectors.slice(i * d, (i + 1) * d))]);
+      for (const [key, v] of added) this.vectors.set(key, v);
       this.added++;
+      onVectors?.(added);
     }
     return todo.length;
   }
