@@ -117,7 +117,8 @@ test('an endpoint writes contexts that the Contextual chunks column shows and us
   await page.reload();
   await expect(docs.getByText('ready')).toHaveCount(1, { timeout: 120_000 });
   await page.getByRole('region', { name: 'Contextual retrieval' }).getByLabel('Units').selectOption('sentence');
-  await expect(page.getByRole('region', { name: 'Contextual retrieval' }).getByLabel('Contexts written')).toContainText('Contexts: 9 of 9 sentences', { timeout: 30_000 });
+  // Their vectors too, read back from the browser (contextual-vectors-reload.spec.ts counts that none is embedded again).
+  await expect(page.getByRole('region', { name: 'Contextual retrieval' }).getByLabel('Contexts written')).toContainText('Contexts: 9 of 9 sentences (9 embedded)', { timeout: 30_000 });
   expect(mock.requests.length).toBe(before);
   expect(outside).toEqual([]);
 });
