@@ -133,6 +133,25 @@ describe('LabContexts: contextual vectors kept across a reload', () => {
     expect(reloaded.contexts.state('leaf')).toMatchObject({ written: 1, embedded: 1 });
   });
 
+  it('vectors made elsewhere (a bundle\'s, adopted) are stored at the next save too', async () => {
+    const { holder, contexts } = await load(counting());
+    const e = holder.engine;
+    // As an import does: the context and its vector arrive in the engine, not through put().
+    e.contexts.store.set(e.contexts.key('sentence', 2), { text: 'Autumn trade in the valley.', source: 'bundle' });
+    const v = new Float32Array(e.embedder!.dim).fill(0.5);
+    e.contexts.adoptVector('sentence', 2, v);
+    contexts.corpusChanged();
+    await settled(contexts);
+    expect(contexts.counts.embedded).toBe(0);
+
+    const again = counting();
+    const reloaded = await load(again);
+    await settled(reloaded.contexts);
+    expect(again.texts).toEqual([]);
+    expect(reloaded.contexts.counts).toEqual({ embedded: 0, restored: 1 });
+    expect([...reloaded.holder.engine.contexts.vectors.values()]).toEqual([e.contexts.vectors.get(contextVectorKey('test/hash-embedder', e.unitText('sentence', 2, true)))]);
+  });
+
   it('a start reads only the loaded model\'s vectors; the other model\'s stay stored for a switch', async () => {
     const a = counting('model/a');
     const { holder, contexts } = await load(a);

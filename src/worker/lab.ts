@@ -321,6 +321,8 @@ export class Lab {
     await new Promise((resolve) => setTimeout(resolve, 0));
     const tMark = performance.now();
     const stored = await storeImport(name, r.lexicalKinds, { session: this.session, keeper: this.keeper, persistence: this.persistence, questions: this.questions, corpus: () => this.savedCorpus() }, Boolean(this.options.faults && name.includes('__crash__')));
+    // The bundle's contexts and contextual vectors are stored at the contexts' next save.
+    this.contexts.corpusChanged();
     const storeParts = { adopt: tMark - tStore, ...stored };
     const engine = this.session.engine;
     // Every kind the job embeds (a bundle may lack some: sentence-packed chunks, say), not only the bundle's three.
