@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import type { ColumnResult } from '../../worker/protocol';
 import { columnColour, useScheme } from '../palette';
-import { overlapMatrix } from './overlap';
+import { overlapMatrix, sentenceIds, type RangeBlock } from './overlap';
 import { shortLabel } from './labels';
 import { overlapSummary, overlapSummaryLine } from './overlap-summary';
 
@@ -24,6 +24,14 @@ function storeOpen(open: boolean): void {
   }
 }
 
+/** Each answer's sentences, listed once per column's blocks (a column chosen again, or re-rendered, is not listed again). */
+const listed = new WeakMap<readonly RangeBlock[], readonly number[]>();
+function idsOf(blocks: readonly RangeBlock[]): readonly number[] {
+  let ids = listed.get(blocks);
+  if (!ids) listed.set(blocks, (ids = sentenceIds(blocks)));
+  return ids;
+}
+
 interface Props {
   /** The shown columns, in their order. */
   columns: ColumnResult[];
@@ -35,7 +43,7 @@ interface Props {
  * cell with its headers); the cell's tint repeats the number for the eye.
  */
 export function OverlapStrip({ columns }: Props) {
-  const m = useMemo(() => overlapMatrix(columns.map((c) => ({ id: c.column.id, blocks: c.result.blocks }))), [columns]);
+  const m = useMemo(() => overlapMatrix(columns.map((c) => ({ id: c.column.id, blocks: c.result.blocks })), idsOf), [columns]);
   const [open, setOpen] = useState(storedOpen);
   if (columns.length < 2) return null;
   const line = overlapSummaryLine(overlapSummary(m), (i) => shortLabel(columns[i]!.column));

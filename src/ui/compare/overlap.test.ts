@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { markSentences, overlapMatrix, pairOverlap, sentenceIds } from './overlap';
+import { markSentences, overlapMatrix, pairOverlap, sentenceIds, sharedCount } from './overlap';
 
 const block = (start: number, end: number) => ({ sentences: { start, end } });
 
@@ -7,6 +7,15 @@ describe('overlap of two columns by sentence', () => {
   it('lists the distinct sentences of overlapping blocks once, ascending', () => {
     expect(sentenceIds([block(5, 8), block(2, 4), block(6, 10)])).toEqual([2, 3, 5, 6, 7, 8, 9]);
     expect(sentenceIds([])).toEqual([]);
+    // Nested, touching, empty and repeated ranges.
+    expect(sentenceIds([block(3, 3), block(4, 6), block(0, 10), block(2, 3), block(10, 12), block(10, 12)])).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+    expect(sentenceIds([block(7, 9), block(1, 2)])).toEqual([1, 7, 8]);
+  });
+
+  it('counts the ids two ascending lists share', () => {
+    expect(sharedCount([1, 2, 3, 7, 9], [0, 2, 3, 8, 9, 10])).toBe(3);
+    expect(sharedCount([], [1, 2])).toBe(0);
+    expect(sharedCount([5], [5])).toBe(1);
   });
 
   it('counts shared and only-one sentences, their tokens, Jaccard and shared ÷ smaller', () => {
@@ -49,6 +58,24 @@ describe('overlap of two columns by sentence', () => {
     ]);
     expect(m.cells[0]![1]).toMatchObject({ shared: 2, onlyA: 2, onlyB: 2 });
     expect(m.cells[1]![0]).toMatchObject({ shared: 2, onlyA: 2, onlyB: 2 });
+  });
+
+  it('gives every cell exactly as pairOverlap does, and lists each column once', () => {
+    // Columns of overlapping ranges from a fixed linear congruential sequence.
+    let seed = 7;
+    const next = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+    const columns = Array.from({ length: 6 }, (_, c) => ({
+      id: `c${c}`,
+      blocks: Array.from({ length: c === 5 ? 0 : 3 + next(8) }, () => {
+        const start = next(60);
+        return block(start, start + next(12));
+      }),
+    }));
+    const listed: (readonly unknown[])[] = [];
+    const m = overlapMatrix(columns, (blocks) => (listed.push(blocks), sentenceIds(blocks)));
+    expect(listed).toEqual(columns.map((c) => c.blocks));
+    expect(m.sentences).toEqual(columns.map((c) => sentenceIds(c.blocks).length));
+    for (let i = 0; i < columns.length; i++) for (let j = 0; j < columns.length; j++) expect(m.cells[i]![j]).toEqual(pairOverlap(columns[i]!.blocks, columns[j]!.blocks));
   });
 });
 
