@@ -90,6 +90,13 @@ describe('runSpec and estimatePoints', () => {
     expect(queryInWords(pointQuery(on))).toBe('±2 · late chunking');
     expect(paramsInWords(on)).toBe('window ±2 sentences; late chunking on');
   });
+  it('replays a point measured without contexts without them, whatever the engine has now', () => {
+    const off = pt({ strategy: 'window', retriever: 'bm25', params: { before: 2, after: 2 } }, 0.5);
+    expect(pointQuery(off).contextual).toBe(false);
+    const on = { ...pt({ strategy: 'window', retriever: 'bm25', params: { before: 2, after: 2 } }, 0.5), contextual: true };
+    expect(pointQuery(on).contextual).toBe(true);
+    expect(queryInWords(pointQuery(on))).toBe('±2 · contextual');
+  });
 });
 
 describe('words', () => {

@@ -268,9 +268,10 @@ export function pointQuery(p: EvalPointView): EvalPointQuery {
     budgetTokens: p.budgetTokens ?? 512,
     params: pointParams(p),
     headers: Boolean(p.headers),
-    // The point's own vectors, plain or late-chunked, whatever the engine has now.
+    // The point's own vectors and texts (plain or late-chunked, with or without contexts), whatever the engine has now:
+    // a point records these only when on, so their absence means off, never "as the engine is".
     late: Boolean(p.late ?? (p.params as { late?: boolean }).late),
-    ...(p.contextual ? { contextual: true } : {}),
+    contextual: Boolean(p.contextual),
     rerank: p.rerank,
   };
 }
