@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UNIT_KINDS, type UnitKind } from '../core/retrieve/params';
+import { retrievalParams, UNIT_KINDS, type UnitKind } from '../core/retrieve/params';
 import type { ColumnSpec, WorkerStatus } from '../worker/protocol';
 import { columnDependencies } from './column-refresh';
 
@@ -29,6 +29,14 @@ describe('which status changes make the shown columns search again', () => {
     expect(columnDependencies(at(4), [col('contextual', 'bm25')])).not.toBe(columnDependencies(at(3), [col('contextual', 'bm25')]));
     expect(columnDependencies(at(4), [col('naive', 'bm25')])).toBe(columnDependencies(at(3), [col('naive', 'bm25')]));
     expect(columnDependencies(at(4, true), [col('naive', 'bm25')])).toBe('chunk:2 contexts:4 docs:2');
+  });
+
+  it('the Contextual chunks column depends on the unit kind its parameters choose', () => {
+    const s = status({ sentence: [3, 10], chunk: [2, 2] });
+    expect(columnDependencies(s, [col('contextual')], retrievalParams({ contextual: { unit: 'sentence' } }))).toBe('contexts:0 docs:2 sentence:3/10');
+    expect(columnDependencies(s, [col('contextual')], retrievalParams())).toBe('chunk:2/2 contexts:0 docs:2');
+    const more = status({ sentence: [7, 10], chunk: [2, 2] });
+    expect(columnDependencies(more, [col('contextual')], retrievalParams({ contextual: { unit: 'sentence' } }))).not.toBe(columnDependencies(s, [col('contextual')], retrievalParams({ contextual: { unit: 'sentence' } })));
   });
 
   it('a BM25 column depends on how many units there are (semantic chunks being cut), not on vectors', () => {

@@ -65,7 +65,7 @@ async function connect(fresh = false, faults = false): Promise<{ status: WorkerS
     // Anything a shown column depends on arrived (any kind's vectors, semantic chunks, an
     // imported set): its search runs again, at most once a second, so its notes are current.
     const view = useView.getState().view;
-    const dependencies = columnDependencies(status, chosenColumns(view.retrieval.retriever, view.columns));
+    const dependencies = columnDependencies(status, chosenColumns(view.retrieval.retriever, view.columns), view.retrieval);
     if (dependencies !== lastDependencies) {
       lastDependencies = dependencies;
       scheduleResearch(1000);
