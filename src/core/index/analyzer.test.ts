@@ -96,6 +96,16 @@ describe('analyze', () => {
     expect(analyze('The runners', 'de', 'stem+stop', memo)).toEqual(['the', 'runn']);
   });
 
+  it('Turkish capitals are lower-cased the Turkish way before stemming: "IĞDIR", "Iğdır" and "ığdır" give one term', () => {
+    // Without the locale "IĞDIR" became "iğdir" (stem "ik") and "Iğdır" "iğdır" (stem "igdir"): a query missed the heading.
+    expect(analyze('IĞDIR', 'tr', 'stem')).toEqual(['ik']);
+    expect(analyze('Iğdır', 'tr', 'stem')).toEqual(['ik']);
+    expect(analyze('ığdır', 'tr', 'stem')).toEqual(['ik']);
+    expect(analyze('İSTANBUL İstanbul', 'tr', 'stem+stop')).toEqual(['istanbul', 'istanbul']);
+    // Unstemmed, dotless ı folds to i as ğ folds to g.
+    expect(analyze('IĞDIR ığdır', 'tr', 'words')).toEqual(['igdir', 'igdir']);
+  });
+
   it('names itself', () => {
     expect(isAnalyzer('stem+stop')).toBe(true);
     expect(isAnalyzer('porter')).toBe(false);

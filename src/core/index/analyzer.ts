@@ -61,9 +61,17 @@ function primary(language: string): string {
   return language.toLowerCase().split(/[-_]/)[0]!;
 }
 
-/** Lower case and NFKC, accents kept (stemmers read them), format characters dropped. */
-function lower(term: string): string {
-  return term.replace(/\p{Cf}+/gu, '').normalize('NFKC').toLowerCase();
+/** Languages whose capitals lower-case differently (Turkish, Azerbaijani: I → ı, İ → i). */
+const LOCALE_CASE = new Set(['tr', 'az']);
+
+/**
+ * Lower case and NFKC, accents kept (stemmers read them), format characters dropped. In the
+ * Turkish locale, so the stemmer sees "IĞDIR" and "Iğdır" as the "ığdır" it knows, not "iğdir"
+ * (and "İstanbul" as "istanbul", not "i" + a combining dot).
+ */
+function lower(term: string, lang: string): string {
+  const t = term.replace(/\p{Cf}+/gu, '').normalize('NFKC');
+  return LOCALE_CASE.has(lang) ? t.toLocaleLowerCase(lang) : t.toLowerCase();
 }
 
 const ELISION = /^(?:l|d|j|m|n|s|t|c|qu|jusqu|lorsqu|puisqu|quoiqu|dell|dall|nell|sull|all|un)['’]/u;
@@ -108,7 +116,7 @@ export function analyze(text: string, language = 'en', analyzer: AnalyzerName = 
 }
 
 function analyzeWord(segment: string, lang: string, stem: ((w: string) => string) | undefined, stop: Set<string> | undefined): string {
-  let w = lower(segment);
+  let w = lower(segment, lang);
   if (lang === 'en') w = w.replace(/['’]s$/u, '');
   else if (lang === 'fr' || lang === 'it') w = w.replace(ELISION, '');
   if (stop?.has(normalizeTerm(w))) return '';

@@ -33,12 +33,14 @@ export class ApproxTokenCounter implements TokenCounter {
   readonly name = 'approx';
   count(text: string): number {
     let n = 0;
-    for (const m of text.matchAll(/[\p{L}\p{N}]+|[^\s\p{L}\p{N}]/gu)) {
+    // A combining mark belongs to its word (NFD "é" is e + U+0301; Hindi and Thai vowel signs
+    // are marks): counted with it, not as punctuation. Format characters (soft hyphen, ZWJ) count nothing.
+    for (const m of text.matchAll(/[\p{L}\p{N}][\p{L}\p{M}\p{N}\p{Cf}]*|[^\s\p{L}\p{N}\p{M}\p{Cf}]/gu)) {
       const w = m[0];
       if (CJK.test(w)) {
         for (const ch of w) n += CJK.test(ch) ? 1 : 0.2;
       } else if (/[\p{L}\p{N}]/u.test(w[0]!)) {
-        n += Math.max(1, Math.round(w.length / 5));
+        n += Math.max(1, Math.round(w.normalize('NFC').replace(/\p{Cf}+/gu, '').length / 5));
       } else {
         n += 1;
       }

@@ -1,12 +1,25 @@
 import { segments } from './segmenters';
 
 /**
+ * Combining marks after a letter of these scripts are accents or optional pointing, folded
+ * away ("é" → "e", Greek tonos, Cyrillic "ё", Arabic hamza and harakat, Hebrew niqqud).
+ * Elsewhere marks spell the word and are kept: Indic vowel signs and virama (Hindi की, के,
+ * को would all become क), Thai vowels and tones, kana voicing (が is not か). Common and
+ * Inherited cover marks on digits, punctuation and other marks.
+ */
+const FOLDED_MARKS = /([\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Common}\p{Script=Inherited}])\p{M}+/gu;
+
+/**
  * Normalises a term for lexical matching: lower case, NFKC, accents folded
  * ("Coração" → "coracao"), so a query typed without accents still matches.
+ * Turkish dotless ı folds to i as its ş, ğ, ö fold to s, g, o ("IĞDIR" lower-cases to
+ * "iğdir" without the Turkish locale, a typed "ığdır" must meet it).
  */
 export function normalizeTerm(term: string): string {
-  // Format characters (zero-width joiners and spaces) never change what a word is.
-  return term.normalize('NFKD').replace(/[\p{M}\p{Cf}]+/gu, '').toLowerCase().normalize('NFKC');
+  // ASCII: only case to fold (the same result, without three normalisation passes).
+  if (/^[\x00-\x7f]*$/.test(term)) return term.toLowerCase();
+  // Format characters (zero-width joiners and spaces, soft hyphens) never change what a word is.
+  return term.normalize('NFKD').replace(/\p{Cf}+/gu, '').replace(FOLDED_MARKS, '$1').toLowerCase().replace(/ı/g, 'i').normalize('NFKC');
 }
 
 /**
