@@ -66,3 +66,20 @@ describe('ApproxTokenCounter counts a combining mark or a format character with 
     expect(counter.count('The infor\u00ADmation sys\u00ADtem')).toBe(counter.count('The information system'));
   });
 });
+
+describe('detectLanguage names the languages franc-min tells by script, instead of falling back to English', () => {
+  it('Greek, Thai, Hebrew, Bengali, Urdu, Persian and Tamil documents', () => {
+    expect(detectLanguage('Η Αθήνα είναι η πρωτεύουσα της Ελλάδας. Η Ακρόπολη βρίσκεται στο κέντρο της πόλης.')).toBe('el');
+    expect(detectLanguage('กรุงเทพมหานครเป็นเมืองหลวงของประเทศไทย มีประชากรประมาณสิบล้านคน')).toBe('th');
+    expect(detectLanguage('ירושלים היא עיר עתיקה. בעיר יש אתרים היסטוריים רבים.')).toBe('he');
+    expect(detectLanguage('ঢাকা বাংলাদেশের রাজধানী। এটি একটি বড় শহর এবং এখানে অনেক মানুষ বাস করে।')).toBe('bn');
+    expect(detectLanguage('لاہور پاکستان کا ایک بڑا شہر ہے۔ یہ پنجاب میں ہے اور بہت پرانا ہے۔')).toBe('ur');
+    expect(detectLanguage('تهران پایتخت ایران است. این شهر بسیار بزرگ است و جمعیت زیادی دارد.')).toBe('fa');
+    expect(detectLanguage('சென்னை தமிழ்நாட்டின் தலைநகரம் ஆகும். இது ஒரு பெரிய நகரம்.')).toBe('ta');
+  });
+
+  it('so a detected Greek document splits at its question mark ";" (ICU does so for el, not for en)', () => {
+    const text = 'Ποιος έχτισε τον Παρθενώνα; Τον έχτισαν οι αρχαίοι Αθηναίοι.';
+    expect(sentences(text, detectLanguage(text))).toEqual(['Ποιος έχτισε τον Παρθενώνα;', 'Τον έχτισαν οι αρχαίοι Αθηναίοι.']);
+  });
+});
