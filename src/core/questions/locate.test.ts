@@ -45,6 +45,32 @@ describe('locateAnswer', () => {
   });
 });
 
+describe('locateAnswer on text in another Unicode form', () => {
+  it('a quote typed in NFC is found, normalised and at whole characters, in a passage stored in NFD (and back)', () => {
+    const nfd = 'Le café est fermé. Nguyễn Du viết Truyện Kiều. 한강이 흐릅니다.'.normalize('NFD');
+    const vi = locateAnswer(nfd, 'Nguyễn Du viết'.normalize('NFC'), { threshold: 1.01 });
+    expect(vi.match).toMatchObject({ start: 21, end: 39, method: 'normalised', score: 1 });
+    expect(vi.match!.text).toBe('Nguyễn Du viết'.normalize('NFD'));
+    expect(locateAnswer(nfd, '한강이', { threshold: 1.01 }).match).toMatchObject({ start: 57, end: 65, method: 'normalised' });
+    // A prefix of a decomposed letter is no match: "caf" + "e" would end before the accent.
+    expect(locateAnswer(nfd, 'le cafe', { threshold: 1.01 }).match).toBeNull();
+    const nfc = 'São Paulo é enorme.';
+    expect(locateAnswer(nfc, 'São Paulo é'.normalize('NFD')).match).toEqual({ start: 0, end: 11, text: 'São Paulo é', method: 'normalised', score: 1 });
+  });
+
+  it('soft hyphens and zero-width characters in the passage do not stop a match', () => {
+    const p = 'The infor\u00ADmation sys\u00ADtem was up\u00ADdated. Zero\u200Bwidth here.';
+    expect(locateAnswer(p, 'information system was updated', { threshold: 1.01 }).match).toEqual({
+      start: 4, end: 37, text: 'infor\u00ADmation sys\u00ADtem was up\u00ADdated', method: 'normalised', score: 1,
+    });
+    expect(locateAnswer(p, 'zerowidth', { threshold: 1.01 }).match).toMatchObject({ start: 39, end: 49, method: 'normalised' });
+  });
+
+  it('compatibility forms (full-width letters, ligatures) match their plain letters', () => {
+    expect(locateAnswer('Ｔｏｋｙｏ ﬁnance', 'tokyo finance', { threshold: 1.01 }).match).toMatchObject({ start: 0, end: 12, method: 'normalised' });
+  });
+});
+
 describe('locateAnswer on generated text', () => {
   const word = fc.constantFrom('The', 'tower', 'Été', 'São', 'PAULO', '1889', '铁塔', 'naïve', '“quoted”', 'end.');
   const space = fc.constantFrom(' ', '  ', '\n', '\n\n', '\t');

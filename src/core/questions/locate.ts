@@ -47,9 +47,33 @@ function cleanAnswer(answer: string): string {
   return answer.trim().replace(QUOTES, '').trim().replace(/[.。]$/u, '').trim();
 }
 
+/** Code points that compose with the one before: combining marks, Hangul medial and final jamo. */
+const EXTENDS = /[\p{M}\u1160-\u11ff\ud7b0-\ud7ff]/u;
+
+/** End of the cluster starting at i: a code point with the marks (and jamo) that follow it, so NFC and NFD spellings are the same cluster. */
+function clusterEnd(text: string, i: number): number {
+  let j = i + (text.codePointAt(i)! > 0xffff ? 2 : 1);
+  while (j < text.length && text.charCodeAt(j) >= 0x300) {
+    const cp = text.codePointAt(j)!;
+    if (!EXTENDS.test(String.fromCodePoint(cp))) break;
+    j += cp > 0xffff ? 2 : 1;
+  }
+  return j;
+}
+
+/** One cluster as compared: NFKC (NFC = NFD; full-width and ligatures = plain), format characters (soft hyphen, zero-width space) dropped, folded, lower case. */
+function foldCluster(c: string): string {
+  if (c.length === 1 && c.charCodeAt(0) < 0x80) return c.toLowerCase();
+  const n = c.normalize('NFKC').replace(/\p{Cf}+/gu, '');
+  let out = '';
+  for (const ch of n) out += FOLD[ch] ?? ch;
+  return out.toLowerCase();
+}
+
 /**
- * `text` normalised (whitespace runs → one space, lower case, curly quotes and dashes folded)
- * with, for each normalised code unit, the original offsets it came from.
+ * `text` normalised (whitespace runs → one space, lower case, curly quotes and dashes folded,
+ * NFKC per cluster, format characters dropped) with, for each normalised code unit, the
+ * original offsets of the cluster it came from: a match starts and ends at whole characters.
  */
 function normalise(text: string): { norm: string; from: number[]; to: number[] } {
   let norm = '';
@@ -57,10 +81,9 @@ function normalise(text: string): { norm: string; from: number[]; to: number[] }
   const to: number[] = [];
   let inSpace = false;
   for (let i = 0; i < text.length; ) {
-    const cp = text.codePointAt(i)!;
-    const ch = String.fromCodePoint(cp);
-    const next = i + ch.length;
-    if (/\s/u.test(ch)) {
+    const next = clusterEnd(text, i);
+    const c = text.slice(i, next);
+    if (/^\s/u.test(c)) {
       if (!inSpace && norm.length > 0) {
         norm += ' ';
         from.push(i);
@@ -68,13 +91,15 @@ function normalise(text: string): { norm: string; from: number[]; to: number[] }
       } else if (inSpace) to[to.length - 1] = next;
       inSpace = true;
     } else {
-      inSpace = false;
-      const out = (FOLD[ch] ?? ch).toLowerCase();
-      for (let k = 0; k < out.length; k++) {
-        norm += out[k];
-        from.push(i);
-        to.push(next);
-      }
+      const out = foldCluster(c);
+      if (out) {
+        inSpace = false;
+        for (let k = 0; k < out.length; k++) {
+          norm += out[k];
+          from.push(i);
+          to.push(next);
+        }
+      } // else a format character alone: neither a letter nor a space
     }
     i = next;
   }
