@@ -24,13 +24,8 @@ export interface SavedSplit {
 
 const S = 7;
 const C = 5;
-/**
- * Raised when how documents are split changes, so splits stored by an older version are not taken
- * (stored BM25 indexes are keyed by it too). 2: language detection names Greek, Thai, Hebrew, Indic,
- * … (Greek splits at ';'), approximate token counts skip combining marks, and BM25 terms keep the
- * marks that spell Hindi, Thai and Japanese words.
- */
-const SPLIT_VERSION = 2;
+/** Raised when how documents are split changes, so splits stored by an older version are not taken. */
+const SPLIT_VERSION = 1;
 
 /**
  * What a document's split depends on, for an engine: its token counter, longest atom and the
