@@ -23,10 +23,18 @@ export interface SavedLexical {
   tf: Uint32Array;
 }
 
-/** What a kind's BM25 index depends on: the units (split, chunk tree, headers), the analyzer and variant, and their number. */
+/**
+ * Raised when the analyzer makes other terms from the same text, so stored postings are built
+ * again from text (seconds) instead of missing the terms a question is analysed into now. Not in
+ * the split's key: that would also drop every stored vector. 2: BM25 terms keep the marks that
+ * spell Hindi, Thai and Japanese words; Turkish and Azeri lower-case in their locale.
+ */
+const ANALYZER_REVISION = 2;
+
+/** What a kind's BM25 index depends on: the units (split, chunk tree, headers), the analyzer (and its revision) and variant, and their number. */
 export function lexicalStoreKey(engine: RetrievalEngine, kind: UnitKind): string {
   const s = engine.structure;
-  return JSON.stringify([splitKey(engine), s.chunkLevels, s.sectionLevel, headerKey(s.headers), lexicalKey(s.lexical), kind, engine.unitCount(kind)]);
+  return JSON.stringify([splitKey(engine), s.chunkLevels, s.sectionLevel, headerKey(s.headers), lexicalKey(s.lexical), ANALYZER_REVISION, kind, engine.unitCount(kind)]);
 }
 
 /**
