@@ -125,6 +125,28 @@ describe('splitSentences: other languages', () => {
   });
 });
 
+describe('splitSentences: scripts without sentence punctuation, and quotations', () => {
+  it('Thai: a space between Thai words ends a sentence (Thai has no full stop), a space before a number or a Latin word does not', () => {
+    const text = 'วันนี้อากาศดีมาก ฉันจะไปเที่ยวทะเล พรุ่งนี้จะกลับบ้าน\n\nราคา 100 บาท ซื้อที่ Central ได้';
+    expect(sentences(text, 'th')).toEqual(['วันนี้อากาศดีมาก', 'ฉันจะไปเที่ยวทะเล', 'พรุ่งนี้จะกลับบ้าน', 'ราคา 100 บาท', 'ซื้อที่ Central ได้']);
+    // By script, whatever the document's tag says (a mixed or mis-detected document).
+    expect(sentences('Hello there. วันนี้อากาศดีมาก ฉันจะไปเที่ยวทะเล', 'en')).toEqual(['Hello there.', 'วันนี้อากาศดีมาก', 'ฉันจะไปเที่ยวทะเล']);
+    expectWellFormed(text, splitSentences(text, 'th'));
+  });
+
+  it('Japanese: a quotation closed after its 。 and followed by と or って stays in its sentence', () => {
+    expect(sentences('彼は「明日来ます。」と言った。それから帰った。', 'ja')).toEqual(['彼は「明日来ます。」と言った。', 'それから帰った。']);
+    expect(sentences('「本当？」って聞いた。「はい。」それで終わり。', 'ja')).toEqual(['「本当？」って聞いた。', '「はい。」', 'それで終わり。']);
+  });
+
+  it('an opening bracket or quote right after a full stop starts the next sentence (ICU left it on the previous one)', () => {
+    expect(sentences('他走了。“我来了。”她说。', 'zh')).toEqual(['他走了。', '“我来了。”', '她说。']);
+    expect(sentences('他走了。「我来了。」她说。', 'zh')).toEqual(['他走了。', '「我来了。」', '她说。']);
+    // A German closing “ is followed by a space: it stays.
+    expect(sentences('Er sagte: „Ja.“ Dann ging er.', 'de')).toEqual(['Er sagte: „Ja.“', 'Dann ging er.']);
+  });
+});
+
 describe('splitSentences: boundaries and whitespace', () => {
   it('treats a newline as a boundary, even without punctuation', () => {
     expect(sentences('First line without stop\nSecond line')).toEqual(['First line without stop', 'Second line']);

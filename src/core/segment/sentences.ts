@@ -23,6 +23,38 @@ function firstWord(text: string): string {
   return m ? m[1]! : '';
 }
 
+/**
+ * Japanese quotes a sentence inside one: 「明日来ます。」と言った。 ICU ends a sentence after the
+ * closing bracket; a quotative と or って right after it means the sentence goes on.
+ */
+const QUOTE_CLOSED = /[。．！？!?][」』]+$/u;
+const QUOTATIVE = /^(?:と|って)/u;
+
+/**
+ * UAX #29 counts opening brackets and quotes as "Close", so with no space after a full stop
+ * ICU leaves the next sentence's opening bracket on this one: 聞いた。「 | はい。」, 他走了。“ | 我来了。”
+ * Such a run at a segment's very end goes to the next sentence. (Followed by a space, as a German
+ * closing “ is, it is not at the very end.)
+ */
+const OPENING_AT_END = /[\p{Ps}\p{Pi}]+$/u;
+
+/**
+ * Thai and Lao write no full stop: a space between two words of the script ends a sentence
+ * (or a clause), as Thai readers and PyThaiNLP's whitespace splitter take it. Spaces beside
+ * numbers and Latin words inside a sentence are left alone. ICU breaks neither.
+ */
+const SPACE_SENTENCE_END = /(?<=[\p{Script=Thai}\p{Script=Lao}][\p{M}]*)\s+(?=[\p{Script=Thai}\p{Script=Lao}])/gu;
+
+function pushSplitAtScriptSpaces(text: string, span: Span, out: Span[]): void {
+  const t = text.slice(span.start, span.end);
+  let from = 0;
+  for (const m of t.matchAll(SPACE_SENTENCE_END)) {
+    out.push({ start: span.start + from, end: span.start + m.index! });
+    from = m.index! + m[0].length;
+  }
+  out.push(from ? { start: span.start + from, end: span.end } : span);
+}
+
 /** Should the segment `prev` be joined with the segment that follows it? */
 function shouldJoin(prev: string, next: string, rules: AbbreviationRules): boolean {
   if (LIST_MARKER.test(prev)) return true; // "1." alone is a list number, not a sentence
@@ -44,27 +76,40 @@ function shouldJoin(prev: string, next: string, rules: AbbreviationRules): boole
  * Sentence spans of `text` with Intl.Segmenter plus a small per-language repair of its
  * known false breaks (abbreviations, initials, list numbers, German ordinals). Spans
  * exclude surrounding whitespace; a newline is always a boundary (loaders put one after
- * headings, paragraphs and list items). Empty segments are dropped.
+ * headings, paragraphs and list items). Empty segments are dropped. Thai and Lao sentences
+ * end at spaces; a Japanese quotation followed by と stays in its sentence.
  */
 export function splitSentences(text: string, language = 'en'): Span[] {
   const rules = abbreviationRules(language);
   const out: Span[] = [];
+  const spaced = /[\p{Script=Thai}\p{Script=Lao}]/u.test(text);
+  const push = (span: Span) => (spaced ? pushSplitAtScriptSpaces(text, span, out) : out.push(span));
   let pending: Span | null = null;
   let pendingHard = false;
+  let carry: number | null = null;
   for (const seg of segments(text, 0, text.length, language, 'sentence')) {
-    const raw = seg.segment;
+    const index: number = carry ?? seg.index;
+    let raw = carry === null ? seg.segment : text.slice(carry, seg.index + seg.segment.length);
+    carry = null;
+    const opening = OPENING_AT_END.exec(raw);
+    if (opening && opening.index > 0 && index + raw.length < text.length) {
+      carry = index + opening.index;
+      raw = raw.slice(0, opening.index);
+    }
     const lead = raw.length - raw.trimStart().length;
     const trimmed = raw.trim();
     if (!trimmed) continue;
-    const span = { start: seg.index + lead, end: seg.index + lead + trimmed.length };
-    if (pending && !pendingHard && shouldJoin(text.slice(pending.start, pending.end), trimmed, rules)) {
-      pending.end = span.end;
+    const span = { start: index + lead, end: index + lead + trimmed.length };
+    const prev = pending && !pendingHard ? text.slice(pending.start, pending.end) : null;
+    const quoted = prev !== null && pending!.end === span.start && QUOTE_CLOSED.test(prev) && QUOTATIVE.test(trimmed);
+    if (prev !== null && (quoted || shouldJoin(prev, trimmed, rules))) {
+      pending!.end = span.end;
     } else {
-      if (pending) out.push(pending);
+      if (pending) push(pending);
       pending = span;
     }
     pendingHard = /[\n\r\u2029]/.test(raw.slice(lead + trimmed.length));
   }
-  if (pending) out.push(pending);
+  if (pending) push(pending);
   return out;
 }
