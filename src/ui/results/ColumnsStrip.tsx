@@ -7,6 +7,7 @@ import { spanInSight, StripSightContext, type StripSight } from './strip-sight';
  */
 export function ColumnsStrip({ searching, children }: { searching: boolean; children: ReactNode }) {
   const ref = useRef<HTMLDivElement>(null);
+  const dim = useLasting(searching, DIM_AFTER_MS);
   const [overflows, setOverflows] = useState(false);
   // Where each column lies in the strip and how far it is scrolled, as last measured.
   const seen = useRef({ left: 0, width: 0, spans: [] as [number, number][] });
@@ -46,9 +47,30 @@ export function ColumnsStrip({ searching, children }: { searching: boolean; chil
         {overflows ? 'The columns scroll sideways: use the scrollbar, Shift + mouse wheel, or Tab to the strip and press ← →.' : 'Each column is one strategy’s context, best block first.'}
         {' '}Enter on a block opens it in its document; Esc closes it.
       </p>
-      <div ref={ref} className={`columns${searching ? ' stale' : ''}`} aria-busy={searching} tabIndex={0} role="group" aria-label="Strategy columns" aria-describedby="columns-note">
+      <div ref={ref} className={`columns${dim ? ' stale' : ''}`} aria-busy={searching} tabIndex={0} role="group" aria-label="Strategy columns" aria-describedby="columns-note">
         <StripSightContext.Provider value={sight}>{children}</StripSightContext.Provider>
       </div>
     </>
   );
+}
+
+/**
+ * The strip dims (`.stale`) only when a search lasts this long: dimming repaints every column
+ * into a layer of its own (~80 ms of a loaded 2-core machine), which a search answered in 30 ms
+ * would have to wait for. `aria-busy` says at once that a search runs.
+ */
+export const DIM_AFTER_MS = 250;
+
+/** True once `on` has stayed true for `ms`; false as soon as it is false. */
+function useLasting(on: boolean, ms: number): boolean {
+  const [lasted, setLasted] = useState(false);
+  useEffect(() => {
+    if (!on) return;
+    const id = setTimeout(() => setLasted(true), ms);
+    return () => {
+      clearTimeout(id);
+      setLasted(false);
+    };
+  }, [on, ms]);
+  return on && lasted;
 }
