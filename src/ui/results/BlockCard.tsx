@@ -84,7 +84,8 @@ export const BlockCard = memo(function BlockCard({ block, column, rank, selected
           </span>
         )}
       </footer>
-      <MarkAnswer block={block} rank={rank} textRef={textRef} />
+      {/* Keyed by the block: what was being marked in the last answer's block at this rank is not carried to the next. */}
+      <MarkAnswer key={block.id} block={block} rank={rank} textRef={textRef} />
     </article>
   );
 });
@@ -107,7 +108,7 @@ export function BlockSource({ block, rank }: { block: BlockView; rank: number })
             {block.header}
           </blockquote>
         )}
-        <BlockContext block={block} />
+        <BlockContext key={block.id} block={block} />
     </>
   );
 }

@@ -1,10 +1,11 @@
-import { memo, useMemo } from 'react';
+import { memo, useLayoutEffect, useMemo, useRef, type ReactElement } from 'react';
 import type { ColumnResult } from '../../worker/protocol';
 import { queryLabel } from '../../state/messages';
+import { useResults } from '../../state/stores';
 import { BlockCard } from './BlockCard';
-import { FIRST_BLOCKS, useProgressive } from './progressive';
+import { FIRST_BLOCKS, keptTail, useProgressive } from './progressive';
 import { useNearViewport } from './near-viewport';
-import { fullWithAnswer, isLongColumn } from './windowing';
+import { fullWithAnswer, isLongColumn, nearReachRem } from './windowing';
 import { useStripSight } from './strip-sight';
 import { plural } from './format';
 import { columnColour, type Scheme } from '../palette';
@@ -31,14 +32,40 @@ export const Column = memo(function Column({ column, index, selectedId, scheme }
   const { inSight } = useStripSight();
   const { long, full } = useMemo(() => {
     const long = isLongColumn(result.blocks);
-    // The window's height in rem at the default 16 px (reading the root's font size here would force a style pass).
-    return { long, full: long ? fullWithAnswer(result.blocks, window.innerHeight / 16, inSight(index)) : result.blocks.length };
+    // The window's height in rem at the default 16 px (reading the root's font size here would force a style pass),
+    // and half a screen below it: those blocks are laid out with the first paint anyway, so they are drawn full at
+    // once rather than light and then full again a frame later.
+    return { long, full: long ? fullWithAnswer(result.blocks, nearReachRem(window.innerHeight / 16), inSight(index)) : result.blocks.length };
     // Decided once per answer: later scrolling turns blocks full through the observer instead.
   }, [result]);
   // … and mounted in chunks (progressive.ts): the first blocks with the answer (of a windowed column, those it
-  // shows in full and two light ones below them), the rest frame by frame.
-  const shown = useProgressive(result.blocks.length, result, long ? Math.max(full, 1) + 2 : FIRST_BLOCKS);
-  const { box, near } = useNearViewport(result, shown);
+  // shows in full and two light ones below them; none while it is out of sight sideways), the rest frame by frame.
+  // While another search is on its way (a slider drag), the rest waits: that answer replaces this one.
+  const searching = useResults((s) => s.searching);
+  const shown = useProgressive(result.blocks.length, result, long ? (full ? full + 2 : 0) : FIRST_BLOCKS, searching);
+  // The articles the last answer had past those are kept as they were until their turn comes (keptTail):
+  // removing them now and making them again frame by frame cost more than the frames it takes to update them.
+  const rendered = useRef<ReactElement[]>([]);
+  const mounted = keptTail(shown, result.blocks.length, rendered.current.length);
+  const { box, near } = useNearViewport(result, mounted);
+  const cards: ReactElement[] = result.blocks.slice(0, shown).map((b, i) => (
+    // Keyed by rank: a new answer (a new question, a slider step) updates the articles in place
+    // instead of removing and making again each of the hundred a long column holds.
+    <BlockCard
+      key={i}
+      block={b}
+      column={spec}
+      rank={i + 1}
+      selected={selectedId === b.id}
+      queries={result.variants?.length ?? 0}
+      lite={long && i >= full && selectedId !== b.id && !near.has(b.id)}
+    />
+  ));
+  // The same elements as last time: React leaves them as they are.
+  for (let i = shown; i < mounted; i++) cards.push(rendered.current[i]!);
+  useLayoutEffect(() => {
+    rendered.current = cards;
+  });
   return (
     // The stripe has the column's colour on the map and in the charts (decoration: the title names it).
     <section role="region" aria-label={spec.label} className="column" style={{ borderTopColor: colour }}>
@@ -72,18 +99,9 @@ export const Column = memo(function Column({ column, index, selectedId, scheme }
       {result.blocks.length === 0 ? (
         <p className="empty">No results in this column.</p>
       ) : (
-        <div className="column-blocks" ref={box}>
-          {result.blocks.slice(0, shown).map((b, i) => (
-            <BlockCard
-              key={b.id}
-              block={b}
-              column={spec}
-              rank={i + 1}
-              selected={selectedId === b.id}
-              queries={result.variants?.length ?? 0}
-              lite={long && i >= full && selectedId !== b.id && !near.has(b.id)}
-            />
-          ))}
+        // Busy while articles of the last answer wait for their turn to be updated.
+        <div className="column-blocks" ref={box} aria-busy={mounted > shown || undefined}>
+          {cards}
         </div>
       )}
     </section>

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BLOCK_CHROME_REM, BLOCK_MAX_REM, estimateBlockRem, estimateLines, fullWithAnswer, isLongColumn, LINE_REM, LONG_COLUMN_CHARS } from './windowing';
+import { BLOCK_CHROME_REM, BLOCK_MAX_REM, estimateBlockRem, estimateLines, fullWithAnswer, isLongColumn, LINE_REM, LONG_COLUMN_CHARS, NEAR_FRACTION, nearReachRem } from './windowing';
+import { NEAR_MARGIN } from './near-viewport';
 import { spanInSight } from './strip-sight';
 
 const block = (chars: number, header?: string) => ({ text: 'x'.repeat(chars), ...(header ? { header } : {}) });
@@ -37,6 +38,13 @@ describe('blocks drawn in full with the answer', () => {
     expect(fullWithAnswer(Array.from({ length: 100 }, () => block(5_000)), 62.5)).toBe(3);
     // 10.33rem blocks: 6 make 61.98rem, the 7th crosses.
     expect(fullWithAnswer(Array.from({ length: 100 }, () => block(120)), 62.5)).toBe(7);
+  });
+  it('those near the window too (half a screen below it), which the first paint lays out anyway', () => {
+    expect(NEAR_FRACTION).toBe(0.5);
+    expect(NEAR_MARGIN).toBe('50% 0px');
+    expect(nearReachRem(62.5)).toBe(93.75);
+    // 30rem blocks: 30, 60, 90, then the fourth crosses 93.75rem.
+    expect(fullWithAnswer(Array.from({ length: 100 }, () => block(5_000)), nearReachRem(62.5))).toBe(4);
   });
   it('none in a column scrolled out of sight sideways: it turns full when scrolled to', () => {
     expect(fullWithAnswer(Array.from({ length: 100 }, () => block(5_000)), 62.5, false)).toBe(0);

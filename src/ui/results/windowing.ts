@@ -44,6 +44,22 @@ export function estimateBlockRem(b: Sized): number {
 }
 
 /**
+ * How far below the window a light block turns full (near-viewport.ts), as a fraction of the
+ * window's height: half a screen, which is also how far Chromium lays out `content-visibility:
+ * auto` content off-screen. Blocks the first paint lays out anyway are better drawn full at once.
+ */
+export const NEAR_FRACTION = 0.5;
+
+/**
+ * The height in rem, from the window's top, whose blocks are near it (the window and half a
+ * screen below it). Counted from the top of a column's blocks, which start lower (the question
+ * and the controls are above them): a little more than is near, never less.
+ */
+export function nearReachRem(viewportRem: number): number {
+  return viewportRem * (1 + NEAR_FRACTION);
+}
+
+/**
  * How many leading blocks of a long column are drawn in full with the answer: none when the
  * column is scrolled out of sight sideways, else as many as the window's height can show (the
  * one crossing its bottom edge included, at least one), so the first paint already shows full
