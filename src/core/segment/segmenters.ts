@@ -57,9 +57,26 @@ function lastSpace(text: string, from: number, to: number): number {
   return -1;
 }
 
+const graphemes = new Intl.Segmenter('und', { granularity: 'grapheme' });
+
+/**
+ * The last grapheme boundary after `min` and at or before `at` (else `at`): a hard cut in a run
+ * without whitespace split emoji's surrogate pairs, a letter from its combining marks or a ZWJ
+ * sequence, and lone surrogates reached sentences, BM25 terms and chunk edges.
+ */
+function graphemeCut(text: string, min: number, at: number): number {
+  const from = Math.max(min, at - 64);
+  let cut = from;
+  for (const g of graphemes.segment(text.slice(from, at + 64))) {
+    if (from + g.index > at) break;
+    cut = from + g.index;
+  }
+  return cut > from ? cut : at;
+}
+
 /**
  * Segments text[start, end) in windows of about SEGMENT_WINDOW characters, cut at
- * whitespace (a hard cut only in text without any, like long Chinese runs). For
+ * whitespace (a hard cut, at a grapheme boundary, only in text without any, like long Chinese runs). For
  * sentences, the last sentence of a window is segmented again with the next window, so
  * windows never split a sentence that ICU would have kept whole.
  */
@@ -70,7 +87,7 @@ export function* segments(text: string, start: number, end: number, language: st
     let stop = Math.min(end, pos + SEGMENT_WINDOW);
     if (stop < end) {
       const space = lastSpace(text, pos + SEGMENT_WINDOW / 2, stop);
-      if (space > pos) stop = space;
+      stop = space > pos ? space : graphemeCut(text, pos, stop);
     }
     const parts = [...seg.segment(text.slice(pos, stop))];
     if (granularity === 'sentence' && stop < end && parts.length > 1) {

@@ -83,3 +83,21 @@ describe('detectLanguage names the languages franc-min tells by script, instead 
     expect(sentences(text, detectLanguage(text))).toEqual(['Ποιος έχτισε τον Παρθενώνα;', 'Τον έχτισαν οι αρχαίοι Αθηναίοι.']);
   });
 });
+
+describe('a 50,000-character line without a space', () => {
+  const lone = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+  it('is cut into segmenter windows at grapheme boundaries: no sentence or word holds half an emoji or a bare mark', () => {
+    for (const unit of ['a😀', 'ab👨‍👩‍👧', 'क्षि']) {
+      const text = unit.repeat(Math.ceil(50_000 / unit.length));
+      const spans = splitSentences(text, 'en');
+      expect(spans.length).toBeGreaterThan(20);
+      for (const s of spans) {
+        const t = text.slice(s.start, s.end);
+        expect(lone.test(t)).toBe(false);
+        expect(t).not.toMatch(/^[\p{M}\u200d]/u);
+      }
+      expect(words(text).filter((w) => lone.test(w))).toEqual([]);
+    }
+  });
+});
