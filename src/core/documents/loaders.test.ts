@@ -493,6 +493,15 @@ describe('Markdown syntax', () => {
   });
 });
 
+describe('Markdown: HTML entities', () => {
+  it('named entities become their characters in text, headings and the title (a search for "café" finds "Caf&eacute;")', async () => {
+    const doc = await loadDocument({ name: 'e.md', bytes: enc('# Caf&eacute; &amp; cr&egrave;me\n\nPrice: 5&nbsp;&euro; &mdash; &copy; AT&T, a < b, &unknown; &#x41;.\n') });
+    expect(doc.title).toBe('Café & crème');
+    expect(doc.sections[1]!.title).toBe('Café & crème');
+    expect(doc.text).toBe('Café & crème\n\nPrice: 5 € — © AT&T, a < b, &unknown; A.');
+  });
+});
+
 describe('Plain text', () => {
   it('uses the file name as title when there is no heading', async () => {
     const d = await loadDocument({ name: 'notes/my-notes.final.txt', bytes: enc('Line one\nLine two.\n\nSecond paragraph.') });

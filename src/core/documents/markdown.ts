@@ -1,3 +1,4 @@
+import { Parser } from 'htmlparser2';
 import { Lexer, type Token, type Tokens } from 'marked';
 import type { DocumentBuilder } from './builder';
 import { htmlToText } from './html';
@@ -29,11 +30,19 @@ function inlineText(tokens: Token[] | undefined, fallback = ''): string {
   return out;
 }
 
-/** marked leaves entities like &amp; in text tokens (it targets HTML output). */
+/**
+ * marked leaves named entities in text tokens (&eacute;, &euro;, and a bare "&" as &amp;: it
+ * targets HTML output). htmlparser2's decoder (the HTML loader's) knows all of HTML's entities;
+ * the hand-written list knew seven, so "Caf&eacute;" stayed in text, titles and BM25 terms.
+ * A raw "<" in the text is escaped first, so nothing is read as a tag.
+ */
 function decodeEntities(s: string): string {
-  return s.replace(/&(amp|lt|gt|quot|#39|#x27|nbsp);/g, (_, e: string) =>
-    ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", '#x27': "'", nbsp: ' ' })[e] ?? _,
-  );
+  if (!s.includes('&')) return s;
+  let out = '';
+  const parser = new Parser({ ontext: (t) => void (out += t) }, { decodeEntities: true });
+  parser.write(s.replace(/</g, '&lt;'));
+  parser.end();
+  return out;
 }
 
 function blocks(tokens: Token[], b: DocumentBuilder): void {
