@@ -8,6 +8,17 @@ describe("the don't-know filter", () => {
       expect([a, isDontKnow(a)]).toEqual([a, true]);
     }
   });
+  it('catches refusals in languages beyond the first six (a model asked in the passage\'s language answers in it)', () => {
+    for (const a of ['Не знаю.', 'В тексте это не указано', 'わかりません。', '本文には記載されていません', '모르겠습니다', '본문에 언급되지 않았습니다',
+      'لا أعرف', 'غير مذكور في النص', 'לא ידוע', 'मुझे नहीं पता', 'Bilmiyorum', 'METİNDE BELİRTİLMEMİŞ', 'Tôi không biết', 'Không được đề cập trong đoạn văn',
+      'Δεν ξέρω', 'ไม่ทราบ', 'なし', 'Неизвестно.', 'Άγνωστο']) {
+      expect([a, isDontKnow(a)]).toEqual([a, true]);
+    }
+    for (const a of ['Москва', 'Петром I', '静岡県と山梨県', '한강', 'في الجيزة', 'יפו', 'यमुना नदी', 'Iğdır', 'Hồ Hoàn Kiếm', 'Θεσσαλονίκη', 'แม่น้ำเจ้าพระยา', 'могила неизвестного солдата', 'ο άγνωστος στρατιώτης', '梨なしで']) {
+      expect([a, isDontKnow(a)]).toEqual([a, false]);
+    }
+  });
+
   it('keeps real answers, even ones containing "unknown" or "none"', () => {
     for (const a of ['1889', 'Gustave Eiffel', 'an unknown soldier', 'none of the above options were tested', 'São Paulo', '埃菲尔']) {
       expect([a, isDontKnow(a)]).toEqual([a, false]);

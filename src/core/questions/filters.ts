@@ -5,7 +5,7 @@
  * favour BM25, so the worst are dropped and every question records its share).
  */
 import { analyze } from '../index/analyzer';
-import { words } from '../segment/words';
+import { normalizeTerm, words } from '../segment/words';
 
 /** A question whose normalised word set overlaps a kept one's by MORE than this (Jaccard) is a near-duplicate. */
 export const DUPLICATE_THRESHOLD = 0.7;
@@ -27,7 +27,9 @@ const DONT_KNOW_WHOLE = [
   'unknown', 'none', 'n/a', 'na', 'no answer', 'not applicable', 'nothing', 'null', 'unanswerable',
   'desconhecido', 'nenhum', 'nenhuma', 'desconocido', 'ninguno', 'ninguna', 'inconnu', 'aucun', 'aucune', 'unbekannt', 'keine',
   '未知', '无', '無', '不知道', '不明',
-];
+  // "Unknown", "none" alone (inside an answer they may be a real one: an unknown soldier).
+  'неизвестно', 'غير معروف', 'לא ידוע', 'άγνωστο', 'bilinmiyor', 'なし', '없음', 'ไม่ทราบ',
+].map(fold);
 const DONT_KNOW_PHRASES = [
   /\b(?:i|we) (?:do not|don'?t|cannot|can'?t) (?:know|tell|say|find)\b/,
   /\bnot (?:in|found in|present in|mentioned in|stated in|given in|provided in|contained in) the (?:passage|text|context|document)/,
@@ -42,17 +44,39 @@ const DONT_KNOW_PHRASES = [
   /无法回答|無法回答|没有提到|沒有提到|未提及|文中没有|文中沒有/,
 ];
 
-/** Lower case, accents folded, spaces collapsed, end punctuation dropped. */
+/**
+ * Refusals in languages the patterns above do not cover (ru, ja, ko, ar, he, hi, tr, vi, el, th),
+ * as phrases found anywhere once folded like the answer (word boundaries \b are ASCII-only).
+ */
+const DONT_KNOW_ANYWHERE = [
+  'не знаю', 'не указан', 'не упоминается', 'не упомянут', 'нет информации', 'не сказано', 'невозможно ответить', 'нельзя ответить',
+  'わかりません', '分かりません', 'わからない', '分からない', '記載されていません', '記載がありません', '言及されていません', '書かれていません', '答えられません', '回答できません', '情報がありません',
+  '모르겠', '알 수 없', '언급되지 않', '나와 있지 않', '정보가 없', '답할 수 없',
+  'لا أعرف', 'غير مذكور', 'لم يذكر', 'لم يتم ذكر', 'لا يمكن الإجابة', 'لا توجد معلومات',
+  'לא יודע', 'לא מוזכר', 'לא צוין', 'אין מידע',
+  'पता नहीं', 'नहीं पता', 'ज्ञात नहीं', 'उल्लेख नहीं', 'जानकारी नहीं', 'उत्तर नहीं दिया जा सकता',
+  'bilmiyorum', 'belirtilmemiş', 'bahsedilmemiş', 'cevap verilemez', 'yanıtlanamaz', 'bilgi yok',
+  'không biết', 'không được đề cập', 'không có thông tin', 'không thể trả lời',
+  'δεν ξέρω', 'δεν γνωρίζω', 'δεν αναφέρεται',
+  'ไม่รู้', 'ไม่ได้ระบุ', 'ไม่มีข้อมูล',
+];
+
+/**
+ * Lower case, accents folded as BM25 terms fold them (Latin, Greek, Cyrillic, Arabic accents;
+ * Indic and Thai vowel signs kept), Turkish ı as i, spaces collapsed, end punctuation dropped.
+ */
 function fold(s: string): string {
-  return s.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase().replace(/\s+/g, ' ').trim().replace(/^["'“”‘’«»]+|["'“”‘’«».!?。！？]+$/gu, '').trim();
+  return normalizeTerm(s).replace(/\s+/g, ' ').trim().replace(/^["'“”‘’«»]+|["'“”‘’«».!?。！？؟।]+$/gu, '').trim();
 }
+
+const ANYWHERE = DONT_KNOW_ANYWHERE.map(fold);
 
 /** True when the answer says the passage does not answer (or is empty): AutoRAG's don't-know filter. */
 export function isDontKnow(answer: string): boolean {
   const a = fold(answer);
   if (!a) return true;
   if (DONT_KNOW_WHOLE.includes(a)) return true;
-  return DONT_KNOW_PHRASES.some((re) => re.test(a));
+  return DONT_KNOW_PHRASES.some((re) => re.test(a)) || ANYWHERE.some((p) => a.includes(p));
 }
 
 /** Normalised word set of a text (the lab's word segmentation, case and accents folded). */
