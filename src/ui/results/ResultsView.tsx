@@ -1,4 +1,5 @@
 import { useDeferredValue, useMemo } from 'react';
+import { useShallow } from 'zustand/react/shallow';
 import { search, setQuery } from '../../state/controller';
 import { useCorpus, useResults, useView } from '../../state/stores';
 import { Column } from './Column';
@@ -18,8 +19,10 @@ import { useScheme } from '../palette';
 export function ResultsView() {
   const query = useView((s) => s.view.query);
   const searched = useResults((s) => s.columns);
-  const chosen = useView((s) => s.view.columns);
-  const compare = useView((s) => s.view.compare);
+  // Compared by content: every change to the view (each step of a slider drag) copies it whole, and the
+  // strip, the overlap summary and the columns need not be drawn again for the same choice.
+  const chosen = useView(useShallow((s) => s.view.columns));
+  const compare = useView(useShallow((s) => s.view.compare));
   // The chosen columns in their order at once; a newly chosen one appears when its search answers.
   const columns = useMemo(() => {
     const byId = new Map(searched.map((c) => [c.column.id, c]));
