@@ -106,6 +106,20 @@ describe('analyze', () => {
     expect(analyze('IĞDIR ığdır', 'tr', 'words')).toEqual(['igdir', 'igdir']);
   });
 
+  it('stems the languages @orama/stemmers has beyond the first fifteen: a question\'s singular meets the text\'s inflected form', () => {
+    // Greek (genitive), Arabic (article), Hindi (oblique plural), Ukrainian (case endings), Hungarian, Indonesian (suffix).
+    expect(analyze('Ακρόπολη', 'el', 'stem')).toEqual(analyze('ΑΚΡΟΠΟΛΗΣ', 'el', 'stem'));
+    expect(analyze('πόλη πόλεις', 'el', 'stem')).toEqual(['πολ', 'πολ']);
+    expect(analyze('المدينة مدينة', 'ar', 'stem')).toEqual(['مدين', 'مدين']);
+    expect(analyze('नदी नदियों', 'hi', 'stem')).toEqual(['नद', 'नद']);
+    expect(analyze('столиця столиці', 'uk', 'stem')).toEqual(['столиц', 'столиц']);
+    expect(analyze('házak házakban', 'hu', 'stem')).toEqual(['haz', 'haz']);
+    // Stop words of their `stopword` lists are dropped.
+    expect(analyze('Η πρωτεύουσα της Ελλάδας', 'el', 'stem+stop')).toEqual(analyze('πρωτεύουσα Ελλάδας', 'el', 'stem'));
+    expect(stems('el')).toBe(true);
+    expect(analyzerWords('stem', 'el')).toBe('stemmed (Snowball el)');
+  });
+
   it('names itself', () => {
     expect(isAnalyzer('stem+stop')).toBe(true);
     expect(isAnalyzer('porter')).toBe(false);

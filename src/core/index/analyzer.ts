@@ -12,7 +12,20 @@ import { stemmer as russian } from '@orama/stemmers/russian';
 import { stemmer as spanish } from '@orama/stemmers/spanish';
 import { stemmer as swedish } from '@orama/stemmers/swedish';
 import { stemmer as turkish } from '@orama/stemmers/turkish';
-import { dan, deu, eng, fin, fra, ita, nld, nob, por, ron, rus, spa, swe, tur } from 'stopword';
+import { stemmer as arabic } from '@orama/stemmers/arabic';
+import { stemmer as armenian } from '@orama/stemmers/armenian';
+import { stemmer as bulgarian } from '@orama/stemmers/bulgarian';
+import { stemmer as greek } from '@orama/stemmers/greek';
+import { stemmer as hungarian } from '@orama/stemmers/hungarian';
+import { stemmer as hindi } from '@orama/stemmers/indian';
+import { stemmer as indonesian } from '@orama/stemmers/indonesian';
+import { stemmer as irish } from '@orama/stemmers/irish';
+import { stemmer as lithuanian } from '@orama/stemmers/lithuanian';
+import { stemmer as nepali } from '@orama/stemmers/nepali';
+import { stemmer as serbian } from '@orama/stemmers/serbian';
+import { stemmer as tamil } from '@orama/stemmers/tamil';
+import { stemmer as ukrainian } from '@orama/stemmers/ukrainian';
+import { ara, bul, dan, deu, ell, eng, fin, fra, gle, hin, hun, hye, ind, ita, lit, nld, nob, por, ron, rus, spa, swe, tur, ukr } from 'stopword';
 import { detectLanguage } from '../segment/language';
 import { segments } from '../segment/segmenters';
 import { normalizeTerm } from '../segment/words';
@@ -36,10 +49,15 @@ export function isAnalyzer(v: unknown): v is AnalyzerName {
 const STEMMERS: Record<string, (word: string) => string> = {
   en: english, pt: portuguese, es: spanish, de: german, fr: french, it: italian, nl: dutch,
   da: danish, fi: finnish, no: norwegian, nb: norwegian, ro: romanian, ru: russian, sv: swedish, tr: turkish,
+  // The rest of @orama/stemmers: without them a Greek, Arabic or Hindi question's form missed the text's
+  // inflected one ("Ακρόπολη" / "Ακρόπολης", "مدينة" / "المدينة", "नदी" / "नदियों") under the default stem+stop.
+  el: greek, ar: arabic, hi: hindi, uk: ukrainian, bg: bulgarian, hu: hungarian, id: indonesian, ga: irish,
+  lt: lithuanian, ne: nepali, sr: serbian, ta: tamil, hy: armenian,
 };
 
 const STOP_LISTS: Record<string, string[]> = {
   en: eng, pt: por, es: spa, de: deu, fr: fra, it: ita, nl: nld, da: dan, fi: fin, no: nob, nb: nob, ro: ron, ru: rus, sv: swe, tr: tur,
+  el: ell, ar: ara, hi: hin, uk: ukr, bg: bul, hu: hun, id: ind, ga: gle, lt: lit, hy: hye,
 };
 
 /** Stop words folded as terms are, so "não" and a typed "nao" are both dropped. */

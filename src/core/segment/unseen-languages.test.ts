@@ -47,6 +47,12 @@ describe('normalizeTerm keeps the marks that spell a word (Indic vowel signs, Th
     expect(normalizeTerm('ığdır')).toBe('igdir');
     expect(normalizeTerm('İstanbul')).toBe('istanbul');
   });
+
+  it('Greek: final ς folds to σ (case folding), so a word ending in Σ meets its lower-case form', () => {
+    expect(normalizeTerm('ΠΟΛΗΣ')).toBe('πολησ');
+    expect(normalizeTerm('πόλης')).toBe('πολησ');
+    expect(normalizeTerm('Σ')).toBe(normalizeTerm('ς'));
+  });
 });
 
 describe('ApproxTokenCounter counts a combining mark or a format character with its word', () => {

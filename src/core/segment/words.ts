@@ -13,13 +13,14 @@ const FOLDED_MARKS = /([\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Sc
  * Normalises a term for lexical matching: lower case, NFKC, accents folded
  * ("Coração" → "coracao"), so a query typed without accents still matches.
  * Turkish dotless ı folds to i as its ş, ğ, ö fold to s, g, o ("IĞDIR" lower-cases to
- * "iğdir" without the Turkish locale, a typed "ığdır" must meet it).
+ * "iğdir" without the Turkish locale, a typed "ığdır" must meet it). Greek final ς folds to σ,
+ * as Unicode case folding does (a capitalised word's last Σ lower-cases to either).
  */
 export function normalizeTerm(term: string): string {
   // ASCII: only case to fold (the same result, without three normalisation passes).
   if (/^[\x00-\x7f]*$/.test(term)) return term.toLowerCase();
   // Format characters (zero-width joiners and spaces, soft hyphens) never change what a word is.
-  return term.normalize('NFKD').replace(/\p{Cf}+/gu, '').replace(FOLDED_MARKS, '$1').toLowerCase().replace(/ı/g, 'i').normalize('NFKC');
+  return term.normalize('NFKD').replace(/\p{Cf}+/gu, '').replace(FOLDED_MARKS, '$1').toLowerCase().replace(/ı/g, 'i').replace(/ς/g, 'σ').normalize('NFKC');
 }
 
 /**
