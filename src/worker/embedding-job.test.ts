@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { documentFromText } from '../core/documents/load';
+import { EmbeddingCancelled, type Embedder } from '../core/embed/embedder';
 import { RetrievalEngine } from '../core/engine';
-import { UNIT_KINDS } from '../core/retrieve/params';
+import { UNIT_KINDS, type UnitKind } from '../core/retrieve/params';
 import { ApproxTokenCounter } from '../core/segment/tokens';
-import { sendPlan } from './embedding-job';
+import { EmbeddingJob, sendPlan } from './embedding-job';
 
 const TEXT = '# Tea\n\nGreen tea is steamed. Black tea is oxidised fully. Oolong sits between them.\n\nWhite tea is the least processed.\n';
 
@@ -33,5 +34,107 @@ describe('sendPlan: what embedding the corpus through an endpoint sends', () => 
 
   it('an empty corpus sends nothing', () => {
     expect(sendPlan(new RetrievalEngine())).toEqual({ units: 0, tokens: 0, parts: [] });
+  });
+});
+
+/**
+ * A model stand-in that works as the real ones do: batches of BATCH texts, the signal checked
+ * before each, the event loop let through after each (where a pause request comes in). It counts
+ * the texts it embeds and calls `between` after every batch.
+ */
+function batchedModel(between: (embedded: number) => void) {
+  const BATCH = 4;
+  const stats = { embedded: 0, calls: 0 };
+  const embedder: Embedder = {
+    model: 'test/batches',
+    dim: 2,
+    maxTokens: 512,
+    isTestModel: true,
+    counter: new ApproxTokenCounter(),
+    embed: async (texts, options = {}) => {
+      stats.calls++;
+      const vectors = new Float32Array(texts.length * 2);
+      for (let b = 0; b < texts.length; b += BATCH) {
+        if (options.signal?.aborted) throw new EmbeddingCancelled();
+        const n = Math.min(BATCH, texts.length - b);
+        for (let i = b; i < b + n; i++) vectors.set([1, texts[i]!.length], i * 2);
+        stats.embedded += n;
+        options.onProgress?.(b + n, texts.length);
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        between(stats.embedded);
+      }
+      return { vectors, truncated: [] };
+    },
+  };
+  return { embedder, stats };
+}
+
+/** Forty sentences in two documents: fewer than a slice (EMBED_SLICE) of any kind. */
+const LONG = Array.from({ length: 20 }, (_, i) => `Sentence ${i} of the tea notes is about leaf ${i} and its ${i} drying steps.`).join(' ');
+const OTHER = Array.from({ length: 20 }, (_, i) => `Harbour line ${i} says boat ${i} left at ${i} past dawn.`).join(' ');
+
+async function settled(job: EmbeddingJob): Promise<void> {
+  // The stopped loop ends at its next batch boundary; a few turns of the event loop are enough.
+  for (let i = 0; i < 20 && job.running; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+  await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
+describe('pausing the embedding job', () => {
+  for (const phase of ['sentence', 'semantic'] as const) {
+    it(`stops at the next batch boundary (${phase === 'semantic' ? 'while semantic chunks are cut' : 'sentences'}): not one text is embedded after the pause`, async () => {
+      let job: EmbeddingJob | null = null;
+      let engine: RetrievalEngine | null = null;
+      const atPause = { embedded: -1 };
+      let start = Infinity;
+      const { embedder, stats } = batchedModel((embedded) => {
+        // Two batches into the phase, the pause arrives.
+        if (atPause.embedded < 0 && embedded >= start + 8) {
+          atPause.embedded = embedded;
+          job!.setPaused(true, engine!);
+        }
+      });
+      engine = new RetrievalEngine({ embedder });
+      engine.addDocuments([documentFromText(LONG, 'tea.txt'), documentFromText(OTHER, 'harbour.txt')]);
+      // Every kind before the phase is embedded first, as the job would.
+      const before: UnitKind[] = phase === 'semantic' ? UNIT_KINDS.filter((k) => k !== 'semantic') : [];
+      for (const k of before) await engine.embedUnits(k);
+      start = stats.embedded;
+      const finished: string[] = [];
+      job = new EmbeddingJob({ progress: () => undefined, finished: async () => void finished.push('finished') });
+      job.start(engine);
+      await settled(job);
+      expect(atPause.embedded).toBe(start + 8);
+      expect(stats.embedded).toBe(start + 8);
+      expect(job.status(engine)).toMatchObject({ running: false, paused: true });
+      // A paused job is not started again by a change to the corpus (start is refused while paused).
+      job.start(engine);
+      await settled(job);
+      expect(stats.embedded).toBe(start + 8);
+      expect(finished).toEqual([]);
+    });
+  }
+
+  it('resuming embeds what is missing, from the first slice the pause cut short', async () => {
+    let job: EmbeddingJob | null = null;
+    let engine: RetrievalEngine | null = null;
+    let pauseAt = 8;
+    const { embedder, stats } = batchedModel((embedded) => {
+      if (embedded === pauseAt) job!.setPaused(true, engine!);
+    });
+    engine = new RetrievalEngine({ embedder });
+    engine.addDocuments([documentFromText(LONG, 'tea.txt'), documentFromText(OTHER, 'harbour.txt')]);
+    job = new EmbeddingJob({ progress: () => undefined, finished: async () => undefined });
+    job.start(engine);
+    await settled(job);
+    expect(stats.embedded).toBe(8);
+    // The slice being embedded is one embed call: cut short, none of its vectors are kept.
+    expect(engine.vectorCoverage('sentence')).toEqual({ done: 0, total: 40 });
+    pauseAt = -1;
+    job.setPaused(false, engine);
+    for (let i = 0; i < 200 && job.running; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(job.running).toBe(false);
+    const units = UNIT_KINDS.filter((k) => k !== 'semantic').reduce((n, k) => n + engine!.unitCount(k), 0) + engine.unitCount('semantic');
+    // 8 before the pause, then every unit once and each sentence once more (with its neighbours) to cut semantic chunks.
+    expect(stats.embedded).toBe(8 + units + engine.corpus.sentences.length);
   });
 });

@@ -24,7 +24,9 @@ export function labHandlers(getLab: () => Promise<Lab>): Handlers<LabApi> {
     setDocumentContext: on('serial', (lab, p) => lab.setDocumentContext(p.docId, p.context)),
     clear: on('serial', (lab) => lab.clear()),
     setIndexBackend: on('serial', (lab, p) => lab.setIndexBackend(p.backend)),
-    setEmbedding: on('serial', (lab, p) => lab.setEmbedding(p.running)),
+    // At once, even while files are added or an evaluation runs: a pause must not wait for them
+    // (the job only reads the engine; a serial call that replaces the engine starts its own job).
+    setEmbedding: on('concurrent', (lab, p) => lab.setEmbedding(p.running)),
     evalImport: on('serial', (lab, p) => lab.evalImport(p.files)),
     evalRun: on('serial', (lab, p, ctx) => lab.evalRun(p.spec, ctx)),
     evalQuestion: on('serial', (lab, p) => lab.evalQuestion(p)),

@@ -126,6 +126,19 @@ describe('the lab worker, through its RPC', () => {
     expect(await adding.cancel()).toBe(false);
   });
 
+  it('a pause is answered at once, not after the files being added', async () => {
+    g.indexedDB = new IDBFactory();
+    const { client } = await startLab({ fresh: true });
+    const files = Array.from({ length: 40 }, (_, i) => file(`note-${i}.txt`, `Note ${i} is about the harbour number h${i}x and its ${i} boats.`));
+    const order: string[] = [];
+    const adding = client.request('addFiles', { files }).promise.then((r) => (order.push('addFiles'), r));
+    const paused = await client.request('setEmbedding', { running: false }).promise.then((s) => (order.push('setEmbedding'), s));
+    const added = await adding;
+    expect(order).toEqual(['setEmbedding', 'addFiles']);
+    expect(paused.embedding.paused).toBe(true);
+    expect(added.added).toHaveLength(40);
+  });
+
   it('a new lab restores the stored corpus; removing and clearing replace the engine', async () => {
     g.indexedDB = new IDBFactory();
     const first = await startLab({ fresh: true });
