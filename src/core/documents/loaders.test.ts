@@ -521,6 +521,16 @@ describe('Plain text', () => {
     const d = await loadDocument({ name: 'crlf.txt', bytes: enc('First line.\r\nSecond line.\r\n\r\nNew paragraph.\r\n') });
     expect(d.text).toBe('First line.\n\nSecond line.\n\nNew paragraph.');
   });
+
+  it('a short paragraph ending in a danda, an Arabic question mark or an Urdu full stop is a sentence, not a heading', async () => {
+    const hi = 'यह छोटा वाक्य है।\n\nदिल्ली भारत की राजधानी है और यहाँ बहुत से ऐतिहासिक स्मारक हैं जो देखने लायक हैं।\n\nमुंबई एक बड़ा बंदरगाह शहर है और यह देश की आर्थिक राजधानी भी है।';
+    const ar = 'هل تعرف القاهرة؟\n\nالقاهرة هي عاصمة مصر ويمر نهر النيل عبر المدينة الكبيرة منذ آلاف السنين.\n\nالأهرامات تقع في الجيزة بالقرب من القاهرة.';
+    const ur = 'لاہور ایک شہر ہے۔\n\nلاہور پاکستان کا ایک بڑا شہر ہے اور یہ پنجاب میں واقع ہے جہاں بہت سے لوگ رہتے ہیں۔\n\nکراچی سب سے بڑا شہر ہے۔';
+    for (const text of [hi, ar, ur]) expect((await loadDocument({ name: 'p.txt', bytes: enc(text) })).sections).toHaveLength(1);
+    // A heading without final punctuation still is one.
+    const titled = await loadDocument({ name: 't.txt', bytes: enc(`दिल्ली का इतिहास\n\n${hi}`) });
+    expect(titled.sections.slice(1).map((s) => s.title)).toEqual(['दिल्ली का इतिहास']);
+  });
 });
 
 describe('text decoding', () => {

@@ -1,6 +1,11 @@
 import { DocumentBuilder, collapseSpaces } from './builder';
 
-const END_PUNCT = /[.!?;:,。！？；：，…)"'”’»]$/u;
+/**
+ * A line ending so is a sentence, not a heading. Terminal_Punctuation (Unicode) covers every
+ * script's full stops and question marks: Devanagari । ॥, Arabic ؟ ، and Urdu ۔, Armenian ։,
+ * Ethiopic ።, Myanmar ။ besides . ! ? ; : , and their CJK forms (the list knew only those).
+ */
+const END_PUNCT = /[\p{Terminal_Punctuation}…)"'”’»]$/u;
 
 /** Does the file wrap its lines at a fixed width (soft breaks), like 72-column text? */
 function isHardWrapped(lines: string[]): boolean {
