@@ -2,7 +2,9 @@ import { Parser } from 'htmlparser2';
 import type { DocumentBuilder } from './builder';
 
 /** Elements whose content is never document text. */
-const SKIP = new Set(['script', 'style', 'noscript', 'template', 'svg', 'math', 'iframe', 'object', 'canvas', 'head', 'button', 'select', 'textarea']);
+const SKIP = new Set(['script', 'style', 'noscript', 'template', 'svg', 'math', 'iframe', 'object', 'canvas', 'head', 'button', 'select', 'textarea',
+  // Ruby annotations (Japanese furigana, pinyin): a reading aid over the base text; kept, it split 東京 into 東とう京きょう.
+  'rt', 'rp']);
 /** Elements that end a block of text (a sentence never runs across them). */
 const BLOCK = new Set([
   'p', 'div', 'section', 'article', 'main', 'aside', 'header', 'footer', 'nav', 'li', 'ul', 'ol', 'dl', 'dt', 'dd', 'br', 'hr',

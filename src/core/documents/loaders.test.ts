@@ -410,6 +410,14 @@ describe('HTML', () => {
     expect(d.text).toBe('Main\n\nBody text.');
     expect(d.title).toBe('Real title'); // actual: 'Real titleClose icon'
   });
+
+  it('drops ruby annotations (furigana): the base text stays one word, 東京 not 東とう京きょう', async () => {
+    const d = await loadDocument({
+      name: 'ruby.html',
+      bytes: enc('<html lang="ja"><body><p><ruby>漢字<rp>(</rp><rt>かんじ</rt><rp>)</rp></ruby>を読む。<ruby>東<rt>とう</rt>京<rt>きょう</rt></ruby>に行く。</p></body></html>'),
+    });
+    expect(d.text).toBe('漢字を読む。東京に行く。');
+  });
 });
 
 describe('Markdown syntax', () => {
@@ -520,6 +528,16 @@ describe('Plain text', () => {
   it('normalises Windows line endings', async () => {
     const d = await loadDocument({ name: 'crlf.txt', bytes: enc('First line.\r\nSecond line.\r\n\r\nNew paragraph.\r\n') });
     expect(d.text).toBe('First line.\n\nSecond line.\n\nNew paragraph.');
+  });
+
+  it('joins hard-wrapped Japanese and Chinese lines without inserting a space inside a sentence', async () => {
+    const ja = '吾輩は猫である。名前はまだ無い。どこで生れたかとんと見当がつかぬ。何でも薄暗いじめじめした所でニャーニャー泣いていた事だけは記憶している。吾輩はここで始めて人間というものを見た。しかもあとで聞くとそれは書生という人間中で一番獰悪な種族であったそうだ。';
+    const lines = ja.match(/.{1,10}/gu)!;
+    expect(lines.length).toBeGreaterThanOrEqual(10);
+    expect((await loadDocument({ name: 'ja.txt', bytes: enc(lines.join('\n')) })).text).toBe(ja);
+    // Between a Japanese line and a Latin word the space stays.
+    const mixed = [...lines.slice(0, 10), 'RAG', 'は検索である。'];
+    expect((await loadDocument({ name: 'm.txt', bytes: enc(mixed.join('\n')) })).text).toBe(`${lines.slice(0, 10).join('')} RAG は検索である。`);
   });
 
   it('a short paragraph ending in a danda, an Arabic question mark or an Urdu full stop is a sentence, not a heading', async () => {
