@@ -73,10 +73,10 @@ function batchedModel(between: (embedded: number) => void) {
 const LONG = Array.from({ length: 20 }, (_, i) => `Sentence ${i} of the tea notes is about leaf ${i} and its ${i} drying steps.`).join(' ');
 const OTHER = Array.from({ length: 20 }, (_, i) => `Harbour line ${i} says boat ${i} left at ${i} past dawn.`).join(' ');
 
+/** Until the job is no longer running (paused or done), then a few turns more: a stopped loop ends at its next batch boundary. */
 async function settled(job: EmbeddingJob): Promise<void> {
-  // The stopped loop ends at its next batch boundary; a few turns of the event loop are enough.
-  for (let i = 0; i < 20 && job.running; i++) await new Promise((resolve) => setTimeout(resolve, 0));
-  await new Promise((resolve) => setTimeout(resolve, 10));
+  for (let i = 0; i < 5000 && job.running; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+  for (let i = 0; i < 10; i++) await new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 describe('pausing the embedding job', () => {
@@ -110,7 +110,8 @@ describe('pausing the embedding job', () => {
       job.start(engine);
       await settled(job);
       expect(stats.embedded).toBe(start + 8);
-      expect(finished).toEqual([]);
+      // What was made is stored once, at the pause.
+      expect(finished).toEqual(['finished']);
     });
   }
 
@@ -131,10 +132,32 @@ describe('pausing the embedding job', () => {
     expect(engine.vectorCoverage('sentence')).toEqual({ done: 0, total: 40 });
     pauseAt = -1;
     job.setPaused(false, engine);
-    for (let i = 0; i < 200 && job.running; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+    await settled(job);
     expect(job.running).toBe(false);
     const units = UNIT_KINDS.filter((k) => k !== 'semantic').reduce((n, k) => n + engine!.unitCount(k), 0) + engine.unitCount('semantic');
     // 8 before the pause, then every unit once and each sentence once more (with its neighbours) to cut semantic chunks.
     expect(stats.embedded).toBe(8 + units + engine.corpus.sentences.length);
+  });
+});
+
+describe('a pause stores what was made', () => {
+  it('the job says it finished at the pause, with the slices embedded before it in the engine', async () => {
+    let job: EmbeddingJob | null = null;
+    let engine: RetrievalEngine | null = null;
+    // 300 sentences: one whole slice (EMBED_SLICE, 256), then the pause 8 texts into the next.
+    const { embedder, stats } = batchedModel((embedded) => {
+      if (embedded === 256 + 8) job!.setPaused(true, engine!);
+    });
+    engine = new RetrievalEngine({ embedder });
+    engine.addDocuments([documentFromText(Array.from({ length: 300 }, (_, i) => `Line ${i} names the ${i}th lantern.`).join(' '), 'lanterns.txt')]);
+    const seen: { done: number; total: number }[] = [];
+    job = new EmbeddingJob({ progress: () => undefined, finished: async () => void seen.push(engine!.vectorCoverage('sentence')) });
+    job.start(engine);
+    await settled(job);
+    expect(stats.embedded).toBe(256 + 8);
+    expect(seen).toEqual([{ done: 256, total: 300 }]);
+    // Pausing a job that is not running stores nothing more.
+    job.setPaused(true, engine);
+    expect(seen).toHaveLength(1);
   });
 });

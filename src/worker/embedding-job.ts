@@ -58,7 +58,7 @@ export function sendPlan(engine: RetrievalEngine): EmbeddingSendPlan {
 export interface EmbeddingJobEvents {
   /** Progress moved (called often: throttle what it does). */
   progress(): void;
-  /** The job ended by itself (all embedded, or an error): its vectors can be saved. */
+  /** The job ended by itself (all embedded, or an error) or was paused: its vectors can be saved. */
   finished(): Promise<void>;
 }
 
@@ -139,11 +139,19 @@ export class EmbeddingJob {
     })();
   }
 
-  /** Pauses (and stops) or resumes embedding for `engine`. */
+  /**
+   * Pauses (and stops) or resumes embedding for `engine`. A pause of a running job stores what
+   * it made (finished): the documents embedded in part too, which a running job does not write.
+   */
   setPaused(paused: boolean, engine: RetrievalEngine): void {
     this.paused = paused;
-    if (paused) this.stop();
-    else this.start(engine);
+    if (!paused) {
+      this.start(engine);
+      return;
+    }
+    const wasRunning = this.running;
+    this.stop();
+    if (wasRunning) void this.events.finished();
   }
 
   status(engine: RetrievalEngine): EmbeddingStatus {
