@@ -14,10 +14,19 @@ export class LoaderError extends Error {
   }
 }
 
-/** Collapses runs of whitespace (including soft line breaks) into single spaces. */
+/** Chinese and Japanese characters and their punctuation (East Asian wide, not Hangul). */
+const WIDE = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\u3000-\\u303f\\u30fc\\uff01-\\uff60';
+/** A soft line break between two of them: removed, as CSS Text 3's segment break rules do, not made a space. */
+const WIDE_BREAK = new RegExp(`(?<=[${WIDE}])[^\\S\\n\\r\\u2028\\u2029]*[\\n\\r\\u2028\\u2029]\\s*(?=[${WIDE}])`, 'gu');
+
+/**
+ * Collapses runs of whitespace (including soft line breaks) into single spaces. A line break
+ * between two Chinese or Japanese characters goes (wrapped lines of Markdown, HTML or plain
+ * text put a space inside a word: 日本の 首都).
+ */
 export function collapseSpaces(text: string): string {
   // Invisible format characters (zero-width space, word joiner, BOM) join rather than split.
-  return text.replace(/[\u200b\u2060\ufeff]/g, '').replace(/[\s\u00a0]+/g, ' ').trim();
+  return text.replace(/[\u200b\u2060\ufeff]/g, '').replace(WIDE_BREAK, '').replace(/[\s\u00a0]+/g, ' ').trim();
 }
 
 /**

@@ -540,6 +540,13 @@ describe('Plain text', () => {
     expect((await loadDocument({ name: 'm.txt', bytes: enc(mixed.join('\n')) })).text).toBe(`${lines.slice(0, 10).join('')} RAG は検索である。`);
   });
 
+  it('a soft line break inside Japanese Markdown or HTML is no space (CSS segment break rules); beside Latin or Hangul it is one', async () => {
+    const md = await loadDocument({ name: 'a.md', bytes: enc('# 見出し\n\n東京は日本の\n首都です。人口は\n約千四百万人です。\nRAG\nは検索。\n') });
+    expect(md.text).toBe('見出し\n\n東京は日本の首都です。人口は約千四百万人です。 RAG は検索。');
+    const html = await loadDocument({ name: 'a.html', bytes: enc('<html><body><p>東京は日本の\n  首都です。English\nwords 한국어\n문장</p></body></html>') });
+    expect(html.text).toBe('東京は日本の首都です。English words 한국어 문장');
+  });
+
   it('a short paragraph ending in a danda, an Arabic question mark or an Urdu full stop is a sentence, not a heading', async () => {
     const hi = 'यह छोटा वाक्य है।\n\nदिल्ली भारत की राजधानी है और यहाँ बहुत से ऐतिहासिक स्मारक हैं जो देखने लायक हैं।\n\nमुंबई एक बड़ा बंदरगाह शहर है और यह देश की आर्थिक राजधानी भी है।';
     const ar = 'هل تعرف القاهرة؟\n\nالقاهرة هي عاصمة مصر ويمر نهر النيل عبر المدينة الكبيرة منذ آلاف السنين.\n\nالأهرامات تقع في الجيزة بالقرب من القاهرة.';

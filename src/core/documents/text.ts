@@ -74,31 +74,12 @@ export function parsePlainText(text: string, builder: DocumentBuilder): void {
       const level = rank >= 0 ? Math.min(6, ranks.indexOf(rank) + 1) : isAllCaps(lines[0]!) ? 1 : 2;
       builder.heading(level, lines.join(' — '));
     } else if (wrapped) {
-      builder.block(joinWrapped(dehyphenate(lines)));
+      // The builder makes each break a space, or nothing between Chinese or Japanese characters.
+      builder.block(dehyphenate(lines).join('\n'));
     } else {
       for (const line of lines) builder.block(collapseSpaces(line));
     }
   });
-}
-
-/**
- * Chinese and Japanese, written without spaces: a line wrapped inside them joins with nothing.
- * (Thai, Lao, Khmer write a space between phrases and a wrap may fall there: they keep the space.)
- */
-const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー、。，．！？：；「」『』（）〈〉《》【】・…]/u;
-
-/**
- * Joins wrapped lines with a space, except between two Chinese or Japanese characters: wrapped
- * Japanese got a space inside a word ("生 れた"), which split its BM25 terms and read as garbled.
- */
-export function joinWrapped(lines: string[]): string {
-  let out = lines[0] ?? '';
-  for (const line of lines.slice(1)) {
-    const last = [...out.slice(-2)].pop() ?? '';
-    const first = String.fromCodePoint(line.codePointAt(0) ?? 32);
-    out += (UNSPACED.test(last) && UNSPACED.test(first) ? '' : ' ') + line;
-  }
-  return out;
 }
 
 /**
