@@ -28,7 +28,8 @@ export async function storeImport(name: string, lexicalKinds: readonly UnitKind[
   // The embedding job starts only for vectors the bundle lacks (when it ends it stores them all again).
   const tPack = performance.now();
   const splits = to.session.splitsForStorage();
-  const { vectors, semantic } = to.keeper.pending(to.session.engine, true);
+  // Views into the engine's rows, not copies: the import's packs are Blobs made from them at once.
+  const { vectors, semantic } = to.keeper.pending(to.session.engine, true, true);
   // The BM25 indexes taken from the bundle's postings are kept as postings: a reload need not analyse the text.
   const lexical = to.session.lexicalForStorage(lexicalKinds);
   const tSave = performance.now();

@@ -2,7 +2,7 @@ import { openDB, type IDBPDatabase, type IDBPTransaction } from 'idb';
 import type { StructureParams } from '../core/retrieve/params';
 import type { QuestionSet } from '../core/questions/types';
 import type { Document } from '../core/types';
-import type { SavedLexical } from './saved-lexical';
+import { readStoredLexical, storedLexical, type SavedLexical, type StoredLexical } from './saved-lexical';
 import type { SavedSplit } from './saved-split';
 import { modelOfKey, type DocSemantic, type DocVectors } from './saved-vectors';
 import { createVectorIndexes, dropDocVectors, joinVectorParts, putDocVectors, putPackedVectors, quiet, readDocVectors, type DocVectorPart, type SavedVectors, type VectorPart } from './vector-records';
@@ -27,9 +27,19 @@ export interface SavedCorpus {
  * ('semantic'). Whole sets in 'vectors' (version 2) are still read once, until the corpus changes.
  * 4: 'docVectors' indexed by the model of their set ('model'), so a start reads only the loaded
  * model's vectors, and another model's when the user switches to it; an import's vectors in
- * packs of many documents ('vectorPacks', vector-records.ts).
+ * packs of many documents ('vectorPacks', vector-records.ts). Later, without a new version: a
+ * pack's rows and an index's postings columns are written as Blobs (they were typed arrays; both
+ * are read, and a pack written again on a removal becomes a Blob).
  */
 const DB_VERSION = 4;
+
+/**
+ * The transactions that write vectors (an import's, the embedding job's) commit without waiting
+ * for the disk to flush: the data is handed to the operating system as before, so a reload or a
+ * closed tab keeps it; only a crash of the machine itself could lose the last writes, which are
+ * then made again. A 100k import is some 200 MB to write.
+ */
+const RELAXED: IDBTransactionOptions = { durability: 'relaxed' };
 
 /** What load() gives back. */
 export interface Saved {
@@ -130,14 +140,16 @@ export class Persistence {
         return params || unfinishedImport || questions ? { corpus: { docIds: [], structure: undefined as never, model: null }, docs: [], splits: new Map(), lexical: [], vectors: [], semantic: [], params, unfinishedImport, questions } : null;
       }
       // All requests at once: IndexedDB answers them in order without a round trip each.
-      const [found, stored, lexical, vectors, semantic] = await Promise.all([
+      const [found, stored, storedLexicals, vectors, semantic] = await Promise.all([
         Promise.all(corpus.docIds.map((id) => tx.objectStore('docs').get(id) as Promise<Document | undefined>)),
         Promise.all(corpus.docIds.map((id) => tx.objectStore('splits').get(id) as Promise<SavedSplit | undefined>)),
-        tx.objectStore('lexical').getAll() as Promise<SavedLexical[]>,
+        tx.objectStore('lexical').getAll() as Promise<StoredLexical[]>,
         tx.objectStore('vectors').getAll().then((records) => joinVectorParts(records as VectorPart[])),
         tx.objectStore('semantic').getAll() as Promise<DocSemantic[]>,
       ]);
       await tx.done;
+      // Their Blobs are read after the transaction (a Blob outlives it).
+      const lexical = (await Promise.all(storedLexicals.map(readStoredLexical))).filter((l): l is SavedLexical => l !== null);
       const docs: Document[] = [];
       const splits = new Map<string, SavedSplit>();
       found.forEach((d, i) => {
@@ -228,9 +240,9 @@ export class Persistence {
    */
   async saveImport(corpus: SavedCorpus, docs: Document[], splits: ReadonlyMap<string, SavedSplit>, vectors: readonly DocVectors[], lexical: readonly SavedLexical[] = [], semantic: readonly DocSemantic[] = []): Promise<boolean> {
     return this.write(async (db) => {
-      const tx = db.transaction(['docs', 'splits', 'lexical', 'meta', 'vectors', 'docVectors', 'vectorPacks', 'semantic'], 'readwrite');
+      const tx = db.transaction(['docs', 'splits', 'lexical', 'meta', 'vectors', 'docVectors', 'vectorPacks', 'semantic'], 'readwrite', RELAXED);
       this.putCorpus(tx, corpus, docs, splits);
-      for (const l of lexical) quiet(tx.objectStore('lexical').put(l, l.kind));
+      for (const l of lexical) quiet(tx.objectStore('lexical').put(storedLexical(l), l.kind));
       quiet(tx.objectStore('vectors').clear());
       // Many documents a record: a few dozen writes for 100k sentences, not thousands.
       putPackedVectors(tx, vectors);
@@ -244,7 +256,7 @@ export class Persistence {
   async saveDocVectors(vectors: readonly DocVectors[], semantic: readonly DocSemantic[], what = 'the vectors made since the last save'): Promise<boolean> {
     if (!vectors.length && !semantic.length) return this.on;
     return this.write(async (db) => {
-      const tx = db.transaction(['docVectors', 'vectorPacks', 'semantic'], 'readwrite');
+      const tx = db.transaction(['docVectors', 'vectorPacks', 'semantic'], 'readwrite', RELAXED);
       putDocVectors(tx, vectors);
       for (const s of semantic) quiet(tx.objectStore('semantic').put(s, s.doc));
       await tx.done;

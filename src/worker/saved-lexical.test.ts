@@ -1,8 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import 'fake-indexeddb/auto';
+import { IDBFactory } from 'fake-indexeddb';
+import { openDB } from 'idb';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { documentFromText } from '../core/documents/load';
 import { RetrievalEngine } from '../core/engine';
 import type { LexicalParams } from '../core/index/lexical-index';
-import { adoptStoredLexical, packLexical } from './saved-lexical';
+import { structureParams } from '../core/retrieve/params';
+import { Persistence } from './persistence';
+import { adoptStoredLexical, packLexical, readStoredLexical, storedLexical, type SavedLexical, type StoredLexical } from './saved-lexical';
 import { addStoredDocuments, packSplits } from './saved-split';
 
 const docs = () => [
@@ -43,5 +48,68 @@ describe('BM25 indexes kept as postings across a reload', () => {
     const fewerDocs = new RetrievalEngine();
     fewerDocs.addDocuments(docs().slice(0, 1));
     expect(adoptStoredLexical(fewerDocs, saved)).toEqual([]);
+  });
+});
+
+describe('BM25 postings in storage', () => {
+  const g = globalThis as { indexedDB?: unknown };
+  const original = g.indexedDB;
+  afterEach(() => {
+    g.indexedDB = original;
+  });
+  const plain = (l: SavedLexical) => ({ ...l, offsets: Array.from(l.offsets), unit: Array.from(l.unit), tf: Array.from(l.tf) });
+  const engine = () => {
+    const e = new RetrievalEngine();
+    e.addDocuments(docs());
+    return e;
+  };
+
+  it('their unit and tf columns are stored as Blobs of exactly their bytes, and read back the same', async () => {
+    const l = packLexical(engine(), 'sentence')!;
+    const s = storedLexical(l);
+    expect(s.unit).toBeInstanceOf(Blob);
+    expect(s.tf).toBeInstanceOf(Blob);
+    expect([(s.unit as Blob).size, (s.tf as Blob).size]).toEqual([l.unit.length * 4, l.tf.length * 4]);
+    expect(s.terms).toEqual(l.terms);
+    expect(plain((await readStoredLexical(s))!)).toEqual(plain(l));
+    // As stored before: typed arrays, taken as they are.
+    expect(plain((await readStoredLexical(l))!)).toEqual(plain(l));
+  });
+
+  it('a record whose columns do not match its offsets, or whose Blob cannot be read, is left out (the index is built from the text)', async () => {
+    const l = packLexical(engine(), 'sentence')!;
+    expect(await readStoredLexical({ ...storedLexical(l), tf: new Blob([Uint32Array.from([1])]) })).toBeNull();
+    expect(await readStoredLexical({ ...l, unit: l.unit.subarray(1) })).toBeNull();
+    const s = storedLexical(l);
+    vi.spyOn(s.unit as Blob, 'arrayBuffer').mockRejectedValue(new DOMException('gone', 'NotReadableError'));
+    expect(await readStoredLexical(s)).toBeNull();
+  });
+
+  it('an import\'s postings are stored as Blobs and a reload takes them: the restored engine adopts every kind', async () => {
+    g.indexedDB = new IDBFactory();
+    const e = engine();
+    const kinds = ['sentence', 'leaf', 'chunk'] as const;
+    const lexical = kinds.map((k) => packLexical(e, k)!);
+    const p = new Persistence();
+    await p.open();
+    const corpus = { docIds: e.corpus.docs.map((d) => d.id), structure: structureParams(), model: null };
+    expect(await p.saveImport(corpus, e.corpus.docs, packSplits(e), [], lexical)).toBe(true);
+    const db = await openDB('rag-context-lab');
+    const stored = (await db.getAll('lexical')) as StoredLexical[];
+    db.close();
+    expect(stored.map((s) => [s.kind, s.unit instanceof Blob, s.tf instanceof Blob])).toEqual([
+      ['chunk', true, true],
+      ['leaf', true, true],
+      ['sentence', true, true],
+    ]);
+    // The next start.
+    const next = new Persistence();
+    await next.open();
+    const saved = (await next.load())!;
+    expect(saved.lexical.map(plain).sort((a, b) => a.kind.localeCompare(b.kind))).toEqual(lexical.map(plain).sort((a, b) => a.kind.localeCompare(b.kind)));
+    const restored = new RetrievalEngine();
+    addStoredDocuments(restored, saved.docs, saved.splits);
+    expect(adoptStoredLexical(restored, saved.lexical).sort()).toEqual([...kinds].sort());
+    for (const k of kinds) for (const q of QUERIES) expect(restored.lexicalIndex(k).search(q, 5)).toEqual(e.lexicalIndex(k).search(q, 5));
   });
 });

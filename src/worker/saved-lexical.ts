@@ -68,6 +68,31 @@ export function packLexical(engine: RetrievalEngine, kind: UnitKind): SavedLexic
   return { key: lexicalStoreKey(engine, kind), kind, units: idx.size, terms, offsets, unit, tf };
 }
 
+/**
+ * An index as stored: its postings' unit and tf columns as Blobs (Chromium writes a Blob as it
+ * is, where a typed array of megabytes is serialised, wrapped and copied again), or, as stored
+ * before, typed arrays; both are read.
+ */
+export type StoredLexical = Omit<SavedLexical, 'unit' | 'tf'> & { unit: Int32Array | Blob; tf: Uint32Array | Blob };
+
+/** The index to store: its two long columns as Blobs. */
+export function storedLexical(l: SavedLexical): StoredLexical {
+  return { ...l, unit: new Blob([l.unit as Int32Array<ArrayBuffer>]), tf: new Blob([l.tf as Uint32Array<ArrayBuffer>]) };
+}
+
+/** A stored index with its columns in memory; null when a Blob cannot be read or the columns do not match its offsets (it is built from the text then). */
+export async function readStoredLexical(s: StoredLexical): Promise<SavedLexical | null> {
+  try {
+    const unit = s.unit instanceof Blob ? new Int32Array(await s.unit.arrayBuffer()) : s.unit;
+    const tf = s.tf instanceof Blob ? new Uint32Array(await s.tf.arrayBuffer()) : s.tf;
+    const n = s.offsets[s.terms.length];
+    if (s.offsets.length !== s.terms.length + 1 || unit.length !== n || tf.length !== n) return null;
+    return { ...s, unit, tf };
+  } catch {
+    return null;
+  }
+}
+
 /** Puts the stored indexes that fit the engine into it (by lexicalStoreKey); returns the kinds taken. */
 export function adoptStoredLexical(engine: RetrievalEngine, saved: readonly SavedLexical[]): UnitKind[] {
   const taken: UnitKind[] = [];

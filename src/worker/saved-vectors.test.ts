@@ -130,3 +130,22 @@ describe('a reload restores every vector made before it, per document', () => {
     expect(Array.from(after.vectors.snapshot([after.variantKey('sentence')])[0]!.data.slice(0, 4))).toEqual(Array.from(before.vectors.snapshot([before.variantKey('sentence')])[0]!.data.slice(0, 4)));
   });
 });
+
+describe('an import\'s records', () => {
+  it('with views: the same records, their rows views into the index\'s array instead of copies', async () => {
+    const m = model();
+    const engine = new RetrievalEngine({ embedder: m.embedder, structure: structureParams() });
+    engine.addDocuments(docs());
+    for (const kind of UNIT_KINDS) await engine.embedUnits(kind);
+    const copies = engineVectorWrites(engine, new Map(), true);
+    const views = engineVectorWrites(engine, new Map(), true, true);
+    const plain = (rs: DocVectors[]) => rs.map((r) => ({ ...r, data: Array.from(r.data) }));
+    expect(plain(views)).toEqual(plain(copies));
+    expect(views.length).toBe(UNIT_KINDS.length * 2);
+    for (const r of views) {
+      const rows = (engine.vectors.get(r.key) as unknown as { rows(): Float32Array }).rows();
+      expect(r.data.buffer).toBe(rows.buffer);
+    }
+    for (const r of copies) expect(r.data.byteLength).toBe(r.data.buffer.byteLength);
+  });
+});

@@ -135,8 +135,13 @@ export function semanticKey(engine: RetrievalEngine): string {
   return JSON.stringify([splitKey(engine), engine.embedder?.model ?? null, engine.structure.semantic]);
 }
 
-/** The records to write for `engine` (see vectorWrites), with their vectors copied out. */
-export function engineVectorWrites(engine: RetrievalEngine, stored: ReadonlyMap<string, number>, partial: boolean): DocVectors[] {
+/**
+ * The records to write for `engine` (see vectorWrites), with their vectors copied out; with
+ * `views`, views into the index's rows where it keeps them in one array (FlatIndex), valid until
+ * its next add: only for a write that copies them at once (an import's packs are Blobs made from
+ * them; a typed array put as it is would be cloned with its whole buffer).
+ */
+export function engineVectorWrites(engine: RetrievalEngine, stored: ReadonlyMap<string, number>, partial: boolean, views = false): DocVectors[] {
   const docIds = engine.corpus.docs.map((d) => d.id);
   const split = splitKey(engine);
   const out: DocVectors[] = [];
@@ -147,12 +152,19 @@ export function engineVectorWrites(engine: RetrievalEngine, stored: ReadonlyMap<
     const tree = unitsKey(split, engine.structure, kind);
     const writes = vectorWrites(docIds, engineRanges(engine, kind), key, tree, idx.size, stored, partial);
     if (!writes.length) continue;
+    const rows = views ? rowsOf(idx) : null;
     for (const w of writes) {
-      const [set] = engine.vectors.snapshot([key], () => [[w.from, w.to]]);
-      out.push({ doc: w.doc, key, dim: idx.dim, units: w.units, tree, data: set!.data });
+      const data = rows ? rows.subarray(w.from * idx.dim, w.to * idx.dim) : engine.vectors.snapshot([key], () => [[w.from, w.to]])[0]!.data;
+      out.push({ doc: w.doc, key, dim: idx.dim, units: w.units, tree, data });
     }
   }
   return out;
+}
+
+/** An index's rows as one row-major view, when it keeps them so (FlatIndex.rows). */
+function rowsOf(idx: object): Float32Array | null {
+  const rows = (idx as { rows?: () => unknown }).rows?.();
+  return rows instanceof Float32Array ? rows : null;
 }
 
 /** Semantic chunks of documents that have them and are not stored yet (`stored`: document ids). */

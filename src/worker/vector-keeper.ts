@@ -98,9 +98,9 @@ export class VectorKeeper {
     return run;
   }
 
-  /** What `engine` has that is not stored yet, as records (an import stores them in its own transaction). */
-  pending(engine: RetrievalEngine, partial: boolean): { vectors: DocVectors[]; semantic: DocSemantic[] } {
-    return { vectors: engineVectorWrites(engine, this.vectors, partial), semantic: engineSemanticWrites(engine, this.semantic) };
+  /** What `engine` has that is not stored yet, as records (an import stores them in its own transaction; `views`: see engineVectorWrites). */
+  pending(engine: RetrievalEngine, partial: boolean, views = false): { vectors: DocVectors[]; semantic: DocSemantic[] } {
+    return { vectors: engineVectorWrites(engine, this.vectors, partial, views), semantic: engineSemanticWrites(engine, this.semantic) };
   }
 
   /** Records stored: not written again. */

@@ -7,12 +7,15 @@
  * - 'vectorPacks': an imported bundle's vectors, many documents of one set a record (up to
  *   32 MB), keyed [set key, units key, pack id], indexed by model and by the documents they
  *   hold. A 100k-sentence import is a few dozen records instead of thousands (each record costs
- *   IndexedDB a write of its own: the import's storage took twice as long per document).
+ *   IndexedDB a write of its own: the import's storage took twice as long per document). A
+ *   pack's rows are a Blob: Chromium writes a Blob as it is, where a Float32Array of 32 MB is
+ *   serialised, wrapped and copied again on its way to disk and back (half the import's storage
+ *   time); packs written before that hold a Float32Array, and both are read.
  *
  * A document's record in 'docVectors' wins over its part of a pack. Removing a document (or
- * dropping its vectors) turns the packs that hold it into records of the other documents, so
- * nothing else is lost; a document embedded again for other units makes packs of the set made
- * for other units useless, and they go.
+ * dropping its vectors) writes the packs that hold it again without it (their other rows are
+ * Blob slices: nothing is read), so nothing else is lost; a document embedded again for other
+ * units makes packs of the set made for other units useless, and they go.
  */
 import type { IDBPTransaction } from 'idb';
 import { modelOfKey, type DocVectors } from './saved-vectors';
@@ -115,11 +118,14 @@ export interface VectorPack {
   data: Float32Array;
 }
 
+/** A pack as stored: its rows as a Blob of float32s, or (written before Blobs) a Float32Array. */
+export type StoredPack = Omit<VectorPack, 'data'> & { data: Blob | Float32Array };
+
 /**
- * Records grouped into packs of at most PART_FLOATS floats, by set and units key, in the order
+ * Records grouped into runs of at most PART_FLOATS floats, by set and units key, in the order
  * given (corpus order); a record too big for a pack of its own is left to be stored alone.
  */
-export function packRecords(records: readonly DocVectors[]): { packs: VectorPack[]; alone: DocVectors[] } {
+function packRuns(records: readonly DocVectors[]): { runs: DocVectors[][]; alone: DocVectors[] } {
   const groups = new Map<string, DocVectors[]>();
   const alone: DocVectors[] = [];
   for (const r of records) {
@@ -132,32 +138,90 @@ export function packRecords(records: readonly DocVectors[]): { packs: VectorPack
     if (g) g.push(r);
     else groups.set(id, [r]);
   }
-  const packs: VectorPack[] = [];
+  const runs: DocVectors[][] = [];
   for (const group of groups.values()) {
     let run: DocVectors[] = [];
     let floats = 0;
-    const close = () => {
-      if (!run.length) return;
-      const { key, tree, dim } = run[0]!;
-      const data = new Float32Array(floats);
-      let at = 0;
-      for (const r of run) {
-        data.set(r.data, at);
-        at += r.data.length;
-      }
-      const docs = run.map((r) => ({ doc: r.doc, units: r.units, rows: r.data.length / dim }));
-      packs.push({ model: modelOfKey(key), key, tree, dim, docs, docIds: docs.map((d) => d.doc), data });
-      run = [];
-      floats = 0;
-    };
     for (const r of group) {
-      if (floats + r.data.length > PART_FLOATS) close();
+      if (floats + r.data.length > PART_FLOATS && run.length) {
+        runs.push(run);
+        run = [];
+        floats = 0;
+      }
       run.push(r);
       floats += r.data.length;
     }
-    close();
+    if (run.length) runs.push(run);
   }
-  return { packs, alone };
+  return { runs, alone };
+}
+
+/** A run's pack, but its rows (made by `rows` from the records' data). */
+function packOf<D>(run: readonly DocVectors[], data: D): Omit<VectorPack, 'data'> & { data: D } {
+  const { key, tree, dim } = run[0]!;
+  const docs = run.map((r) => ({ doc: r.doc, units: r.units, rows: r.data.length / dim }));
+  return { model: modelOfKey(key), key, tree, dim, docs, docIds: docs.map((d) => d.doc), data };
+}
+
+/** Records as packs (see packRuns), each pack's rows one Float32Array. */
+export function packRecords(records: readonly DocVectors[]): { packs: VectorPack[]; alone: DocVectors[] } {
+  const { runs, alone } = packRuns(records);
+  return { packs: runs.map((run) => packOf(run, concatFloats(run.map((r) => r.data)))), alone };
+}
+
+/**
+ * Records as packs to store: each pack's rows a Blob made straight from the records' data (views
+ * are fine: a Blob takes only the bytes a view shows), with no Float32Array of the pack between.
+ */
+export function storedPacks(records: readonly DocVectors[]): { packs: StoredPack[]; alone: DocVectors[] } {
+  const { runs, alone } = packRuns(records);
+  return { packs: runs.map((run) => packOf(run, new Blob(run.map((r) => bytesOf(r.data))))), alone };
+}
+
+const concatFloats = (parts: readonly Float32Array[]): Float32Array => {
+  const out = new Float32Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+};
+
+/** The bytes a Float32Array shows, as a Blob part (TypeScript's BlobPart wants an ArrayBuffer-backed view). */
+const bytesOf = (data: Float32Array): BlobPart => data as Float32Array<ArrayBuffer>;
+
+/** A stored pack with its rows in memory; null when its Blob cannot be read or holds other than its documents' rows (its vectors are made again). */
+export async function readPack(p: StoredPack): Promise<VectorPack | null> {
+  let data: Float32Array;
+  if (p.data instanceof Blob) {
+    try {
+      data = new Float32Array(await p.data.arrayBuffer());
+    } catch {
+      return null;
+    }
+  } else data = p.data;
+  if (data.length !== p.docs.reduce((n, d) => n + d.rows, 0) * p.dim) return null;
+  return { ...p, data };
+}
+
+/**
+ * The pack without the documents `gone`: its other rows as slices of its Blob (or of its
+ * Float32Array), nothing read or decoded; null when none of its documents stays.
+ */
+export function packWithout(p: StoredPack, gone: ReadonlySet<string>): StoredPack | null {
+  const docs: VectorPack['docs'] = [];
+  const parts: BlobPart[] = [];
+  let at = 0;
+  for (const d of p.docs) {
+    const from = at;
+    at += d.rows * p.dim;
+    if (gone.has(d.doc)) continue;
+    docs.push(d);
+    parts.push(p.data instanceof Blob ? p.data.slice(from * 4, at * 4) : bytesOf(p.data.subarray(from, at)));
+  }
+  if (!docs.length) return null;
+  return { model: p.model, key: p.key, tree: p.tree, dim: p.dim, docs, docIds: docs.map((d) => d.doc), data: new Blob(parts) };
 }
 
 /** A pack's documents as records (their rows are views into the pack's data, not copies). */
@@ -221,14 +285,14 @@ export function putDocVectors(tx: Tx, records: readonly DocVectors[]): void {
 
 /** Writes an import's records as packs (those too big for one alone, as records of their own). */
 export function putPackedVectors(tx: Tx, records: readonly DocVectors[]): void {
-  const { packs, alone } = packRecords(records);
+  const { packs, alone } = storedPacks(records);
   for (const p of packs) quiet(tx.objectStore('vectorPacks').put(p, [p.key, p.tree, packId()]));
   if (alone.length) putDocVectors(tx, alone);
 }
 
 /**
  * Deletes the vectors of documents: their own records, and their part of any pack (a pack
- * holding one of them is written again as records of its other documents, then deleted).
+ * holding one of them is written again without them, under a new id, then deleted).
  */
 export function dropDocVectors(tx: Tx, docIds: Iterable<string>): void {
   const gone = new Set(docIds);
@@ -241,12 +305,11 @@ export function dropDocVectors(tx: Tx, docIds: Iterable<string>): void {
       const keys = new Map<string, IDBValidKey>();
       for (const doc of gone) for (const k of await packs.index('doc').getAllKeys(doc)) keys.set(JSON.stringify(k), k);
       for (const k of keys.values()) {
-        const p = (await packs.get(k)) as VectorPack | undefined;
+        const p = (await packs.get(k)) as StoredPack | undefined;
         if (!p) continue;
         quiet(packs.delete(k));
-        // The others' rows are copied out: a record must not hold the whole pack's buffer.
-        const kept = unpack(p).filter((r) => !gone.has(r.doc)).map((r) => ({ ...r, data: r.data.slice() }));
-        for (const r of kept) for (const [key, part] of docVectorParts(r)) quiet(own.put(part, key));
+        const kept = packWithout(p, gone);
+        if (kept) quiet(packs.put(kept, [kept.key, kept.tree, packId()]));
       }
     })(),
   );
@@ -254,6 +317,8 @@ export function dropDocVectors(tx: Tx, docIds: Iterable<string>): void {
 
 /** One model's records: each document's own, else its part of a pack. */
 export async function readDocVectors(tx: IDBPTransaction<unknown, string[], 'readonly'>, model: string): Promise<DocVectors[]> {
-  const [own, packs] = await Promise.all([tx.objectStore('docVectors').index('model').getAll(model), tx.objectStore('vectorPacks').index('model').getAll(model)]);
-  return mergeRecords(joinDocVectorParts(own as DocVectorPart[]), packs as VectorPack[]);
+  const [own, stored] = await Promise.all([tx.objectStore('docVectors').index('model').getAll(model), tx.objectStore('vectorPacks').index('model').getAll(model)]);
+  // The packs' Blobs are read after the transaction's requests (a Blob outlives its transaction).
+  const packs = (await Promise.all((stored as StoredPack[]).map(readPack))).filter((p): p is VectorPack => p !== null);
+  return mergeRecords(joinDocVectorParts(own as DocVectorPart[]), packs);
 }
