@@ -105,3 +105,34 @@ test('with a small storage quota, the banner changes when the vectors cannot be 
   await page.getByRole('button', { name: 'Ask' }).click();
   await expect(page.getByRole('region', { name: /^Sentence hits/ }).locator('article.block').first()).toBeVisible();
 });
+
+test('an imported bundle\'s vectors (stored many documents a record) come back after a reload, and removing one of its documents keeps the others\'', async ({ page }, info) => {
+  test.setTimeout(420_000);
+  page.on('dialog', (d) => void d.accept());
+  await open(page);
+  await page.locator('input[type=file]').setInputFiles([doc('first.md', 120, 1), doc('second.md', 120, 2), doc('third.md', 120, 3)]);
+  await embedded(page, 3);
+  const waiting = page.waitForEvent('download', { timeout: 180_000 });
+  await page.getByRole('region', { name: 'Export' }).getByRole('button', { name: 'Export bundle' }).click();
+  const zipPath = info.outputPath('bundle.zip');
+  await (await waiting).saveAs(zipPath);
+
+  await page.getByRole('button', { name: 'Clear everything' }).click();
+  await expect(page.getByRole('region', { name: 'Documents' }).getByText('No documents yet.')).toBeVisible();
+  await page.locator('input[type=file]').setInputFiles(zipPath);
+  await expect(page.getByRole('region', { name: 'Documents' }).getByText(/Imported .*3 documents added.*nothing re-embedded/)).toBeVisible({ timeout: 120_000 });
+  // The bundle has no semantic chunks: they are cut again, then everything is stored.
+  await embedded(page, 3);
+  await page.reload();
+  await expect(banner(page)).toContainText('nothing to embed again', { timeout: 60_000 });
+  await expect(banner(page)).toContainText('semantic chunks of 3 documents');
+
+  // One of the documents goes: the records holding it are written again without it.
+  await docList(page).getByRole('button', { name: 'remove second.md' }).click();
+  await expect(docList(page).locator('li.doc:not(.pending)')).toHaveCount(2);
+  await page.reload();
+  await expect(banner(page)).toContainText('nothing to embed again', { timeout: 60_000 });
+  await expect(banner(page)).toContainText('semantic chunks of 2 documents');
+  await expect(banner(page)).toContainText('Embedded since: 0 units; semantic chunks cut for 0 documents.');
+  await expect(docList(page).getByText('ready', { exact: true })).toHaveCount(2);
+});
