@@ -5,7 +5,7 @@ import { useResults } from '../../state/stores';
 import { BlockCard } from './BlockCard';
 import { FIRST_BLOCKS, keptTail, useProgressive } from './progressive';
 import { useNearViewport } from './near-viewport';
-import { fullWithAnswer, isLongColumn, nearReachRem } from './windowing';
+import { estimateColumnRem, fullWithAnswer, isLongColumn, nearReachRem } from './windowing';
 import { useStripSight } from './strip-sight';
 import { plural } from './format';
 import { columnColour, type Scheme } from '../palette';
@@ -30,12 +30,13 @@ export const Column = memo(function Column({ column, index, selectedId, scheme }
   const used = result.used && result.used !== spec.retriever ? result.used : null;
   // Windowed (windowing.ts): full where the window can show them or the user scrolled near, light elsewhere …
   const { inSight } = useStripSight();
-  const { long, full } = useMemo(() => {
+  const { long, full, height } = useMemo(() => {
     const long = isLongColumn(result.blocks);
+    const height = long ? estimateColumnRem(result.blocks) : null;
     // The window's height in rem at the default 16 px (reading the root's font size here would force a style pass),
     // and half a screen below it: those blocks are laid out with the first paint anyway, so they are drawn full at
     // once rather than light and then full again a frame later.
-    return { long, full: long ? fullWithAnswer(result.blocks, nearReachRem(window.innerHeight / 16), inSight(index)) : result.blocks.length };
+    return { long, height, full: long ? fullWithAnswer(result.blocks, nearReachRem(window.innerHeight / 16), inSight(index)) : result.blocks.length };
     // Decided once per answer: later scrolling turns blocks full through the observer instead.
   }, [result]);
   // … and mounted in chunks (progressive.ts): the first blocks with the answer (of a windowed column, those it
@@ -68,7 +69,15 @@ export const Column = memo(function Column({ column, index, selectedId, scheme }
   });
   return (
     // The stripe has the column's colour on the map and in the charts (decoration: the title names it).
-    <section role="region" aria-label={spec.label} className="column" style={{ borderTopColor: colour }}>
+    // A long one is skipped by layout while out of sight sideways (results.css), holding its estimated height.
+    <section
+      role="region"
+      aria-label={spec.label}
+      className={long ? 'column long' : 'column'}
+      // The estimate as the property itself, not a custom property: those inherit, and changing one made every
+      // element of the column's style be computed again with each answer.
+      style={{ borderTopColor: colour, ...(height !== null ? { containIntrinsicBlockSize: `auto ${height}rem` } : {}) }}
+    >
       <h3 className="column-title">
         {spec.label}
         {used && <span className="column-used"> · ranked by {RETRIEVER_NAMES[used].long} only</span>}

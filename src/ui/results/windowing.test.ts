@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BLOCK_CHROME_REM, BLOCK_MAX_REM, estimateBlockRem, estimateLines, fullWithAnswer, isLongColumn, LINE_REM, LONG_COLUMN_CHARS, NEAR_FRACTION, nearReachRem } from './windowing';
+import { BLOCK_CHROME_REM, BLOCK_GAP_REM, BLOCK_MAX_REM, COLUMN_CHROME_REM, estimateBlockRem, estimateColumnRem, estimateLines, fullWithAnswer, isLongColumn, LINE_REM, LONG_COLUMN_CHARS, NEAR_FRACTION, nearReachRem } from './windowing';
 import { NEAR_MARGIN } from './near-viewport';
 import { spanInSight } from './strip-sight';
 
@@ -29,6 +29,16 @@ describe('a light block holds the place of the full one', () => {
     expect(estimateBlockRem(block(120))).toBe(10.33); // 6.5 + 3 × 1.276
     expect(estimateBlockRem(block(120, 'Doc › Section'))).toBe(11.6); // 6.5 + 4 × 1.276: the header's line too
     expect(estimateBlockRem(block(5_000))).toBe(BLOCK_MAX_REM);
+  });
+});
+
+describe('a long column out of sight holds its place', () => {
+  it('its chrome plus each block’s estimate and the gap after it', () => {
+    expect([COLUMN_CHROME_REM, BLOCK_GAP_REM]).toEqual([5, 0.5]);
+    expect(estimateColumnRem([])).toBe(5);
+    // 5 + (10.33 + 0.5) + (30 + 0.5)
+    expect(estimateColumnRem([block(120), block(5_000)])).toBe(46.33);
+    expect(estimateColumnRem(Array.from({ length: 100 }, () => block(5_000)))).toBe(3055);
   });
 });
 

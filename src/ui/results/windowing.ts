@@ -43,6 +43,21 @@ export function estimateBlockRem(b: Sized): number {
   return Math.round(Math.min(BLOCK_MAX_REM, BLOCK_CHROME_REM + lines * LINE_REM) * 100) / 100;
 }
 
+/** A column's title, counts and paddings in rem, above and around its blocks; the gap between two blocks. */
+export const COLUMN_CHROME_REM = 5;
+export const BLOCK_GAP_REM = 0.5;
+
+/**
+ * A long column's estimated height in rem, its blocks as light blocks: the place it holds while
+ * it is out of sight sideways and skipped by `content-visibility` (results.css), until it has
+ * been drawn once and its real height is remembered.
+ */
+export function estimateColumnRem(blocks: readonly Sized[]): number {
+  let rem = COLUMN_CHROME_REM;
+  for (const b of blocks) rem += estimateBlockRem(b) + BLOCK_GAP_REM;
+  return Math.round(rem * 100) / 100;
+}
+
 /**
  * How far below the window a light block turns full (near-viewport.ts), as a fraction of the
  * window's height: half a screen, which is also how far Chromium lays out `content-visibility:
