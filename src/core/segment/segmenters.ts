@@ -51,6 +51,15 @@ function* splitAtStops(word: string, index: number): Generator<Segment> {
   yield { segment: word.slice(from), index: index + from, isWordLike: true };
 }
 
+/** Punctuation no word runs across (full stops, commas, closing brackets: 。、」 . , )). */
+const WORD_END = /[\p{Po}\p{Pe}\p{Pf}]/u;
+
+/** The offset after the last such punctuation in text[from, to), or -1: the cut for a run without whitespace (Japanese, Chinese). */
+function lastPunctuation(text: string, from: number, to: number): number {
+  for (let i = to - 1; i >= from; i--) if (WORD_END.test(text[i]!)) return i + 1;
+  return -1;
+}
+
 /** The last whitespace in text[from, to), or -1. */
 function lastSpace(text: string, from: number, to: number): number {
   for (let i = to - 1; i >= from; i--) if (/\s/.test(text[i]!)) return i + 1;
@@ -76,7 +85,8 @@ function graphemeCut(text: string, min: number, at: number): number {
 
 /**
  * Segments text[start, end) in windows of about SEGMENT_WINDOW characters, cut at
- * whitespace (a hard cut, at a grapheme boundary, only in text without any, like long Chinese runs). For
+ * whitespace, else after punctuation (long Chinese and Japanese runs: a cut inside a word made
+ * two wrong BM25 terms), else at a grapheme boundary. For
  * sentences, the last sentence of a window is segmented again with the next window, so
  * windows never split a sentence that ICU would have kept whole.
  */
@@ -87,7 +97,8 @@ export function* segments(text: string, start: number, end: number, language: st
     let stop = Math.min(end, pos + SEGMENT_WINDOW);
     if (stop < end) {
       const space = lastSpace(text, pos + SEGMENT_WINDOW / 2, stop);
-      stop = space > pos ? space : graphemeCut(text, pos, stop);
+      const punct = space > pos ? -1 : lastPunctuation(text, pos + SEGMENT_WINDOW / 2, stop);
+      stop = space > pos ? space : punct > pos ? punct : graphemeCut(text, pos, stop);
     }
     const parts = [...seg.segment(text.slice(pos, stop))];
     if (granularity === 'sentence' && stop < end && parts.length > 1) {

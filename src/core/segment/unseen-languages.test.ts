@@ -107,3 +107,12 @@ describe('a 50,000-character line without a space', () => {
     }
   });
 });
+
+describe('a long Japanese run without whitespace', () => {
+  it('is cut into segmenter windows after punctuation, so no word is cut in two at a window edge', () => {
+    const ja = '吾輩は猫である。名前はまだ無い。どこで生れたかとんと見当がつかぬ。何でも薄暗いじめじめした所でニャーニャー泣いていた事だけは記憶している。';
+    const text = ja.repeat(Math.ceil(50_000 / ja.length));
+    const once = words(ja, 'ja');
+    expect(words(text, 'ja')).toEqual(Array.from({ length: text.length / ja.length }, () => once).flat());
+  });
+});
