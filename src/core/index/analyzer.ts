@@ -88,7 +88,7 @@ const LOCALE_CASE = new Set(['tr', 'az']);
  * (and "İstanbul" as "istanbul", not "i" + a combining dot).
  */
 function lower(term: string, lang: string): string {
-  const t = term.replace(/\p{Cf}+/gu, '').normalize('NFKC');
+  const t = term.replace(/[\p{Cf}\u0640]+/gu, '').normalize('NFKC'); // and the Arabic tatweel, as normalizeTerm
   return LOCALE_CASE.has(lang) ? t.toLocaleLowerCase(lang) : t.toLowerCase();
 }
 

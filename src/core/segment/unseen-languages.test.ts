@@ -3,6 +3,7 @@
  * Chinese, German, Portuguese): each case is a defect a user of that language would see.
  */
 import { describe, expect, it } from 'vitest';
+import { analyze } from '../index/analyzer';
 import { detectLanguage } from './language';
 import { splitSentences } from './sentences';
 import { ApproxTokenCounter } from './tokens';
@@ -36,6 +37,11 @@ describe('normalizeTerm keeps the marks that spell a word (Indic vowel signs, Th
     expect(normalizeTerm('ёлка')).toBe('елка');
     expect(normalizeTerm('أين')).toBe('اين');
     expect(normalizeTerm('שָׁלוֹם')).toBe('שלום');
+  });
+
+  it('Arabic: the tatweel (kashida) that stretches a word for justification is dropped', () => {
+    expect(words('اللغة العـــربية', 'ar')).toEqual(words('اللغة العربية', 'ar'));
+    expect(analyze('العـــربية', 'ar', 'stem')).toEqual(analyze('العربية', 'ar', 'stem'));
   });
 
   it('NFD and NFC text give the same terms in every script', () => {

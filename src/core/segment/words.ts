@@ -19,8 +19,9 @@ const FOLDED_MARKS = /([\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Sc
 export function normalizeTerm(term: string): string {
   // ASCII: only case to fold (the same result, without three normalisation passes).
   if (/^[\x00-\x7f]*$/.test(term)) return term.toLowerCase();
-  // Format characters (zero-width joiners and spaces, soft hyphens) never change what a word is.
-  return term.normalize('NFKD').replace(/\p{Cf}+/gu, '').replace(FOLDED_MARKS, '$1').toLowerCase().replace(/ı/g, 'i').replace(/ς/g, 'σ').normalize('NFKC');
+  // Format characters (zero-width joiners and spaces, soft hyphens) and the Arabic tatweel (ـ, a
+  // justification stroke: "العـــربية" is "العربية", as Lucene's Arabic normaliser has it) never change what a word is.
+  return term.normalize('NFKD').replace(/[\p{Cf}\u0640]+/gu, '').replace(FOLDED_MARKS, '$1').toLowerCase().replace(/ı/g, 'i').replace(/ς/g, 'σ').normalize('NFKC');
 }
 
 /**
