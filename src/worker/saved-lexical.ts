@@ -27,7 +27,9 @@ export interface SavedLexical {
  * Raised when the analyzer makes other terms from the same text, so stored postings are built
  * again from text (seconds) instead of missing the terms a question is analysed into now. Not in
  * the split's key: that would also drop every stored vector. 2: BM25 terms keep the marks that
- * spell Hindi, Thai and Japanese words; Turkish and Azeri lower-case in their locale.
+ * spell Hindi, Thai and Japanese words; Turkish and Azeri lower-case in their locale; Greek,
+ * Arabic, Hindi and ten more languages are stemmed; Greek final ς folds to σ; the Arabic tatweel
+ * is dropped.
  */
 const ANALYZER_REVISION = 2;
 
