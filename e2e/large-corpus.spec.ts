@@ -24,8 +24,12 @@ test.use({ launchOptions: MEASURED_MEMORY_LAUNCH });
 
 const marks = (page: Page) => page.evaluate(() => (window as unknown as { __importMarks: Marks }).__importMarks);
 
-/** Every column's blocks, as text. */
-const blocks = (page: Page) => page.locator('section.column article.block').allInnerTexts();
+/**
+ * Every column's blocks, as text: textContent, not innerText, because columns out of sight
+ * sideways are skipped by layout (content-visibility) and innerText reads their text as empty,
+ * while find-in-page and screen readers still reach it.
+ */
+const blocks = (page: Page) => page.locator('section.column article.block').allTextContents();
 
 /**
  * The tab's memory, MB: the renderer process's resident memory now and at its peak (Linux): the
