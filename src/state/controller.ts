@@ -9,11 +9,11 @@ import { isolationStatus } from '../browser/isolation';
 import type { WorkerStatus } from '../worker/protocol';
 import { chosenColumns } from './columns';
 import { columnDependencies } from './column-refresh';
-import { lastBatch } from './corpus-actions';
+import { lastBatch, removeDocument } from './corpus-actions';
 import { keepUnchanged } from './doc-identity';
 import { setLabClient, worker } from './lab-client';
 import { labRequests } from './lab-requests';
-import { withoutRemoving } from './pending-removals';
+import { pendingAtStart, withoutRemoving } from './pending-removals';
 import { scheduleResearch, search } from './searches';
 import { useCorpus, useView } from './stores';
 import { tabMemory } from './tab-memory';
@@ -72,7 +72,9 @@ async function connect(fresh = false, faults = false): Promise<{ status: WorkerS
     }
   });
   const result = await client.request('init', { options: WorkerClient.initOptions(isolationStatus().threads, fresh, faults, tabMemory()) }).promise;
-  useCorpus.setState({ status: result.status });
+  useCorpus.setState({ status: withoutRemoving(result.status) });
+  // Removals the last page asked for but did not see stored (it was reloaded or closed first).
+  for (const id of pendingAtStart(result.status.docs)) void removeDocument(id);
   return result;
 }
 

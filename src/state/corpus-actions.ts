@@ -9,7 +9,7 @@ import { LOAD_REFUSED } from '../worker/protocol';
 import { useBundle } from './bundle-store';
 import { labWorker, worker } from './lab-client';
 import { bundleImportText, errorText, fileProblemText } from './messages';
-import { doneRemoving, markRemoving, withoutRemoving } from './pending-removals';
+import { doneRemoving, forgetRemovals, markRemoving, removingTitles, withoutRemoving } from './pending-removals';
 import { search } from './searches';
 import { useCorpus, useResults } from './stores';
 import { update } from './view-actions';
@@ -177,17 +177,17 @@ export async function setEmbedding(running: boolean): Promise<void> {
 
 /** The document leaves the list at once; the worker's engine without it follows (pending-removals.ts). */
 export async function removeDocument(docId: string): Promise<void> {
-  markRemoving(docId);
   const shown = useCorpus.getState().status;
-  if (shown) useCorpus.setState({ status: withoutRemoving(shown) });
+  markRemoving(docId, shown?.docs.find((d) => d.id === docId)?.title);
+  useCorpus.setState({ removing: removingTitles(), ...(shown ? { status: withoutRemoving(shown) } : {}) });
   try {
     const status = await worker().request('removeDocument', { docId }).promise;
     doneRemoving(docId);
-    useCorpus.setState({ status });
+    useCorpus.setState({ status: withoutRemoving(status), removing: removingTitles() });
   } catch (e) {
     // Not removed: it comes back with the next status, and the page says why.
     doneRemoving(docId);
-    useCorpus.setState((s) => ({ problems: [...s.problems, errorText(e)] }));
+    useCorpus.setState((s) => ({ removing: removingTitles(), problems: [...s.problems, errorText(e)] }));
   }
   if (useResults.getState().selected?.block.docId === docId) useResults.setState({ selected: null, document: null });
   void search();
@@ -201,8 +201,9 @@ export async function setDocumentContext(docId: string, context: DocumentContext
 
 export async function clearCorpus(): Promise<void> {
   await worker().request('clear', {}).promise;
+  forgetRemovals();
   useResults.setState({ columns: [], selected: null, document: null });
-  useCorpus.setState({ files: {}, problems: [], oversized: [] });
+  useCorpus.setState({ files: {}, problems: [], oversized: [], removing: [] });
   useBundle.setState({ imported: null });
 }
 

@@ -29,9 +29,11 @@ interface CorpusState {
   retry: File[];
   /** Files refused as too large for the tab's memory: the user may load them anyway. */
   oversized: File[];
+  /** Titles of the documents being removed, until the worker has stored the corpus without them. */
+  removing: string[];
 }
 
-export const useCorpus = create<CorpusState>(() => ({ status: null, files: {}, problems: [], indexing: false, retry: [], oversized: [] }));
+export const useCorpus = create<CorpusState>(() => ({ status: null, files: {}, problems: [], indexing: false, retry: [], oversized: [], removing: [] }));
 
 /** Everything that describes the view: question, retrieval and structure parameters, models. */
 interface ViewStore {

@@ -79,7 +79,8 @@ export interface InitOptions {
   fresh?: boolean;
   /**
    * Fault injection for the robustness tests (the page's URL hash #faults): a file whose
-   * name contains "__crash__" makes the worker throw while indexing it.
+   * name contains "__crash__" makes the worker throw while indexing it; removing a document
+   * whose file name contains "__slow__" waits 10 s before it is stored.
    */
   faults?: boolean;
   /**

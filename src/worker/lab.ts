@@ -157,6 +157,8 @@ export class Lab {
   }
 
   async removeDocument(docId: string): Result<'removeDocument'> {
+    // Fault injection: a removal stored as slowly as on a busy disk, so a test can reload before it is.
+    if (this.options.faults && this.session.document(docId).meta.fileName.includes('__slow__')) await new Promise((r) => setTimeout(r, 10_000));
     await this.session.removeDocument(docId);
     // Its stored vectors go with it (saveCorpus); the other documents' stay as they are.
     await this.keeper.forget([docId], false);

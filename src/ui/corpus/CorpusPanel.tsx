@@ -22,6 +22,7 @@ export function CorpusPanel() {
   const problems = useCorpus((s) => s.problems);
   const retry = useCorpus((s) => s.retry);
   const oversized = useCorpus((s) => s.oversized);
+  const removing = useCorpus((s) => s.removing);
   // A bundle's import can be cancelled until its corpus is in place (then it is only being stored).
   const loading = useBundle((s) => (s.importing && s.importing.progress.phase !== 'store' ? s.importing.file : null));
   const hasDocs = useCorpus((s) => (s.status?.docs.length ?? 0) > 0);
@@ -117,6 +118,10 @@ export function CorpusPanel() {
           </button>
         </div>
       )}
+      {/* Said until the worker has stored the corpus without them (a reload meanwhile removes them again). */}
+      <p className="small removing" role="status">
+        {removing.length > 0 && `Removing ${removing.join(', ')}…`}
+      </p>
       <DocumentList />
       {hasDocs && (
         <button type="button" className="link danger" onClick={() => confirm('Remove every document and its vectors from this browser?') && void clearCorpus()}>
