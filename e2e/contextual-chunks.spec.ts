@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { startContextMock, type ContextMock } from '../src/node/context-mock-server';
+import { HARBOUR_LOG } from './fixtures/harbour-log';
 import { ORIGIN } from './origin';
 
 /**
@@ -11,14 +12,7 @@ import { ORIGIN } from './origin';
  * by hand; and everything is still there after a reload.
  */
 
-const DOC = [
-  '# Harbour log',
-  '',
-  'The ferry left the northern pier at dawn. Gulls followed the wake for an hour.',
-  'The captain logged a strong westerly wind. Cargo included apples and copper wire.',
-  'At noon the engine overheated near the lighthouse. A tug towed the ferry to the shipyard.',
-  'Repairs took three days. The owners paid the mechanics in silver coins.',
-].join('\n');
+const DOC = HARBOUR_LOG;
 
 let mock: ContextMock;
 test.beforeEach(async () => {

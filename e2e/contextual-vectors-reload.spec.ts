@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { startEmbeddingMockServer, type MockEmbeddingServer } from '../src/cli/embedding-mock-server';
 import { startContextMock, type ContextMock } from '../src/node/context-mock-server';
+import { HARBOUR_LOG } from './fixtures/harbour-log';
 
 /**
  * Contextual vectors survive a reload (issue 29): the embedding model is the mock embeddings
@@ -10,14 +11,7 @@ import { startContextMock, type ContextMock } from '../src/node/context-mock-ser
  * count, and not one contextual text is sent (they come from IndexedDB, rag-lab-contexts).
  */
 
-const DOC = [
-  '# Harbour log',
-  '',
-  'The ferry left the northern pier at dawn. Gulls followed the wake for an hour.',
-  'The captain logged a strong westerly wind. Cargo included apples and copper wire.',
-  'At noon the engine overheated near the lighthouse. A tug towed the ferry to the shipyard.',
-  'Repairs took three days. The owners paid the mechanics in silver coins.',
-].join('\n');
+const DOC = HARBOUR_LOG;
 
 let contexts: ContextMock;
 let embeddings: MockEmbeddingServer;
