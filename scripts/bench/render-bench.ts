@@ -44,8 +44,14 @@ const RENDER_PROBE = `(() => {
         if (!d || d.kind !== 'result' || calls[d.id] !== 'search') return;
         const s = m.searches.find((x) => x.id === d.id);
         if (s) { s.answered = performance.now(); s.workerMs = d.result.ms; 
-          // React has committed the answer by now (a store update renders in a microtask, before this listener): the frame after the next is painted with it.
-          if (m.enter !== undefined && m.firstPaint === undefined) requestAnimationFrame(() => requestAnimationFrame(() => { if (m.firstPaint === undefined) m.firstPaint = performance.now(); }));
+          // React has committed the answer by now (a store update renders in a microtask, before this listener): the next
+          // frame paints it. Its end is the first task after that frame's rendering — a user-blocking one, run before the
+          // page's own tasks queued meanwhile (a second requestAnimationFrame would also count those: the next frame's work).
+          if (m.enter !== undefined && m.firstPaint === undefined) requestAnimationFrame(() => {
+            const done = () => { if (m.firstPaint === undefined) m.firstPaint = performance.now(); };
+            if (window.scheduler && window.scheduler.postTask) window.scheduler.postTask(done, { priority: 'user-blocking' });
+            else requestAnimationFrame(done);
+          });
         }
       });
     }
@@ -71,10 +77,10 @@ async function settled(page: Page, quietMs = 600): Promise<Marks> {
   }
 }
 
-const QUESTIONS = ['What are the characteristics of trustworthy AI?', 'How should risks be measured?', 'Who is accountable for an AI system?', 'What does governance mean here?', 'How is bias managed?'];
+export const QUESTIONS = ['What are the characteristics of trustworthy AI?', 'How should risks be measured?', 'Who is accountable for an AI system?', 'What does governance mean here?', 'How is bias managed?'];
 
 /** Builds the app here (RAG_LAB_TEST_MODELS=1) unless `app` names one already built. */
-function builtApp(app: string | undefined, log: (s: string) => void): string {
+export function builtApp(app: string | undefined, log: (s: string) => void): string {
   if (app) return app;
   const out = join(CACHE, 'app-render');
   log('building the app for the rendering bench (RAG_LAB_TEST_MODELS=1 vite build)…');
@@ -84,7 +90,7 @@ function builtApp(app: string | undefined, log: (s: string) => void): string {
 }
 
 /** One built app in a tab of its own with the sample corpus loaded (BM25), top-k 100, windows 10/10. */
-async function openApp(browser: Browser, app: string, log: (s: string) => void): Promise<{ page: Page; docs: number; close: () => Promise<void> }> {
+export async function openApp(browser: Browser, app: string, log: (s: string) => void): Promise<{ page: Page; docs: number; close: () => Promise<void> }> {
   const server = await serveStatic({ '/': app });
   const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
   const close = async () => {

@@ -39,12 +39,38 @@ async function loadModel(role: 'embedder' | 'reranker', choice: ModelChoice | nu
   await worker().request(role === 'embedder' ? 'loadEmbedder' : 'loadReranker', { choice }, { onProgress }).promise;
 }
 
+/**
+ * The URL follows the view at most every URL_EVERY_MS (the first change at once, the last one
+ * always): a slider drag changes the view every frame, and each history.replaceState with its
+ * encoding cost the frame several ms. Written at once when the page is hidden or closed.
+ */
+export const URL_EVERY_MS = 250;
+let urlView: ViewState | null = null;
+let urlTimer: ReturnType<typeof setTimeout> | null = null;
+let urlWritten = -Infinity;
+
 export function writeUrl(view: ViewState): void {
+  urlView = view;
+  if (urlTimer) return;
+  const wait = urlWritten + URL_EVERY_MS - performance.now();
+  if (wait <= 0) flushUrl();
+  else urlTimer = setTimeout(flushUrl, wait);
+}
+
+function flushUrl(): void {
+  if (urlTimer) clearTimeout(urlTimer);
+  urlTimer = null;
+  const view = urlView;
+  if (!view) return;
+  urlView = null;
+  urlWritten = performance.now();
   const q = encodeView(view);
   history.replaceState(null, '', `${location.pathname}${q ? `?${q}` : ''}${location.hash}`);
   if (saveTimer) clearTimeout(saveTimer);
   saveTimer = setTimeout(() => void worker().request('saveParams', { params: q }).promise.catch(() => undefined), 400);
 }
+
+if (typeof addEventListener === 'function') addEventListener('pagehide', flushUrl);
 
 export function update(change: (v: ViewState) => void): ViewState {
   const view = structuredClone(useView.getState().view);

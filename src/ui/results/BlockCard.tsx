@@ -5,7 +5,8 @@ import { queryLabel } from '../../state/messages';
 import type { BlockView, ColumnSpec } from '../../worker/protocol';
 import { MarkAnswer } from '../questions/MarkAnswer';
 import { formatScore, pagesLabel, provenanceParts, sectionPathLabel, splitByHits } from './format';
-import { estimateBlockRem } from './windowing';
+import { useWholeText } from './text-head';
+import { estimateBlockRem, headPieces } from './windowing';
 
 interface Props {
   block: BlockView;
@@ -19,12 +20,16 @@ interface Props {
    * layout while off-screen; the same article element as the full block, so focus stays when it turns full.
    */
   lite?: boolean;
+  /** A full block's first paint draws this many characters of a longer text, the rest a frame later (windowing.ts, headChars). */
+  headChars?: number;
 }
 
 /** One block a strategy hands over: where it is from, its header, its text with the hits marked, why it is here. */
-export const BlockCard = memo(function BlockCard({ block, column, rank, selected, queries = 0, lite = false }: Props) {
+export const BlockCard = memo(function BlockCard({ block, column, rank, selected, queries = 0, lite = false, headChars }: Props) {
   const open = () => void openBlock(block, column);
   const textRef = useRef<HTMLDivElement>(null);
+  // Cut only where it saves much (a quarter more than the head): a short rest is not worth a second render.
+  const whole = useWholeText(block, !lite && headChars !== undefined && block.text.length > headChars * 1.25);
   const onKeyDown = (e: KeyboardEvent<HTMLElement>) => {
     if (e.target !== e.currentTarget) return;
     if (e.key === 'Enter' || e.key === ' ') {
@@ -46,7 +51,8 @@ export const BlockCard = memo(function BlockCard({ block, column, rank, selected
       </article>
     );
   }
-  const pieces = splitByHits(block.text, block.hitSpans);
+  const all = splitByHits(block.text, block.hitSpans);
+  const pieces = whole ? all : headPieces(all, headChars!);
   const provenance = provenanceParts(block.provenance, block.tokens);
   return (
     // A focusable article, not a button: its name stays short (a button's name would have to hold all its

@@ -5,7 +5,7 @@ import { useResults } from '../../state/stores';
 import { BlockCard } from './BlockCard';
 import { FIRST_BLOCKS, keptTail, useProgressive } from './progressive';
 import { useNearViewport } from './near-viewport';
-import { estimateColumnRem, fullWithAnswer, isLongColumn, nearReachRem } from './windowing';
+import { estimateColumnRem, fullWithAnswer, headChars, isLongColumn, nearReachRem } from './windowing';
 import { useStripSight } from './strip-sight';
 import { plural } from './format';
 import { columnColour, type Scheme } from '../palette';
@@ -29,19 +29,26 @@ export const Column = memo(function Column({ column, index, selectedId, scheme }
   // The title names the retriever asked for; when another one really ranked (BM25 while no vectors exist), it says so.
   const used = result.used && result.used !== spec.retriever ? result.used : null;
   // Windowed (windowing.ts): full where the window can show them or the user scrolled near, light elsewhere …
-  const { inSight } = useStripSight();
-  const { long, full, height } = useMemo(() => {
+  const { inSight, width } = useStripSight();
+  const { long, full, height, head } = useMemo(() => {
     const long = isLongColumn(result.blocks);
     const height = long ? estimateColumnRem(result.blocks) : null;
     // The window's height in rem at the default 16 px (reading the root's font size here would force a style pass),
     // and half a screen below it: those blocks are laid out with the first paint anyway, so they are drawn full at
     // once rather than light and then full again a frame later.
-    return { long, height, full: long ? fullWithAnswer(result.blocks, nearReachRem(window.innerHeight / 16), inSight(index)) : result.blocks.length };
+    const full = long ? fullWithAnswer(result.blocks, nearReachRem(window.innerHeight / 16), inSight(index)) : result.blocks.length;
+    // A full block's first paint lays out only the text its height shows (headChars); the rest a frame later.
+    return { long, height, full, head: headChars(width(index) / 16) };
     // Decided once per answer: later scrolling turns blocks full through the observer instead.
   }, [result]);
   // … and mounted in chunks (progressive.ts): the first blocks with the answer (of a windowed column, those it
   // shows in full and two light ones below them; none while it is out of sight sideways), the rest frame by frame.
   // While another search is on its way (a slider drag), the rest waits: that answer replaces this one.
+  // Once per answer: the column draws again each frame while its blocks join, and number formatting is not free.
+  const meta = useMemo(
+    () => `${plural(result.blocks.length, 'block')} · ${plural(result.totalTokens, 'context token')}${result.candidates !== result.blocks.length ? ` · ${plural(result.candidates, 'candidate')} retrieved` : ''}`,
+    [result],
+  );
   const searching = useResults((s) => s.searching);
   const shown = useProgressive(result.blocks.length, result, long ? (full ? full + 2 : 0) : FIRST_BLOCKS, searching);
   // The articles the last answer had past those are kept as they were until their turn comes (keptTail):
@@ -60,6 +67,7 @@ export const Column = memo(function Column({ column, index, selectedId, scheme }
       selected={selectedId === b.id}
       queries={result.variants?.length ?? 0}
       lite={long && i >= full && selectedId !== b.id && !near.has(b.id)}
+      headChars={head}
     />
   ));
   // The same elements as last time: React leaves them as they are.
@@ -82,10 +90,7 @@ export const Column = memo(function Column({ column, index, selectedId, scheme }
         {spec.label}
         {used && <span className="column-used"> · ranked by {RETRIEVER_NAMES[used].long} only</span>}
       </h3>
-      <p className="column-meta">
-        {plural(result.blocks.length, 'block')} · {plural(result.totalTokens, 'context token')}
-        {result.candidates !== result.blocks.length && <> · {plural(result.candidates, 'candidate')} retrieved</>}
-      </p>
+      <p className="column-meta">{meta}</p>
       {result.variants && result.variants.length > 0 && (
         // The LLM's text is rendered as text nodes only, never as HTML.
         <ol className="fusion-queries" aria-label="Queries fused">

@@ -11,7 +11,16 @@ export function ColumnsStrip({ searching, children }: { searching: boolean; chil
   const [overflows, setOverflows] = useState(false);
   // Where each column lies in the strip and how far it is scrolled, as last measured.
   const seen = useRef({ left: 0, width: 0, spans: [] as [number, number][] });
-  const sight = useMemo<StripSight>(() => ({ inSight: (i) => spanInSight(seen.current.spans[i], seen.current.left, seen.current.width) }), []);
+  const sight = useMemo<StripSight>(
+    () => ({
+      inSight: (i) => spanInSight(seen.current.spans[i], seen.current.left, seen.current.width),
+      width: (i) => {
+        const span = seen.current.spans[i];
+        return span ? span[1] - span[0] : window.innerWidth;
+      },
+    }),
+    [],
+  );
   const columns = Children.toArray(children).map((c) => (isValidElement(c) ? c.key : '')).join(' ');
   // Observed again only when the columns come or go (not on every answer). The observer reports
   // after layout, once at the start and on every resize, so reading sizes here never forces a layout.

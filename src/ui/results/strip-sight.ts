@@ -7,10 +7,12 @@ import { createContext, useContext } from 'react';
  */
 export interface StripSight {
   inSight(index: number): boolean;
+  /** The column's width in px as last measured (the window's before the strip has measured). */
+  width(index: number): number;
 }
 
-/** Outside a strip (or before it has measured) every column counts as in sight. */
-export const StripSightContext = createContext<StripSight>({ inSight: () => true });
+/** Outside a strip (or before it has measured) every column counts as in sight, as wide as the window. */
+export const StripSightContext = createContext<StripSight>({ inSight: () => true, width: () => window.innerWidth });
 
 export const useStripSight = (): StripSight => useContext(StripSightContext);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BLOCK_CHROME_REM, BLOCK_GAP_REM, BLOCK_MAX_REM, COLUMN_CHROME_REM, estimateBlockRem, estimateColumnRem, estimateLines, fullWithAnswer, isLongColumn, LINE_REM, LONG_COLUMN_CHARS, NEAR_FRACTION, nearReachRem } from './windowing';
+import { BLOCK_CHROME_REM, BLOCK_GAP_REM, BLOCK_MAX_REM, COLUMN_CHROME_REM, estimateBlockRem, estimateColumnRem, estimateLines, fullWithAnswer, headChars, headPieces, isLongColumn, LINE_REM, LONG_COLUMN_CHARS, NEAR_FRACTION, nearReachRem } from './windowing';
 import { NEAR_MARGIN } from './near-viewport';
 import { spanInSight } from './strip-sight';
 
@@ -75,5 +75,38 @@ describe('a column in sight sideways', () => {
     expect(spanInSight([1000, 1300], 400, 1000)).toBe(true);
     expect(spanInSight(undefined, 0, 1000)).toBe(true);
     expect(spanInSight([5000, 5300], 0, 0)).toBe(true);
+  });
+});
+
+describe('the head of a full block drawn with the first paint', () => {
+  it('holds the characters a column of that width shows in a full block, with a quarter more', () => {
+    // 30rem of lines of 1.276rem: 24 lines; a 19rem column has 18rem of text line: 24 × 18 × 1.25 / 0.4 = 1,350.
+    expect(headChars(19)).toBe(1350);
+    expect(headChars(41)).toBe(3000);
+    // Never nothing, however narrow the measure.
+    expect(headChars(0)).toBe(75);
+  });
+
+  it('cuts pieces after that many characters, the last one split, hits kept as they are', () => {
+    const pieces = [
+      { text: 'abc', hit: false },
+      { text: 'defg', hit: true },
+      { text: 'hij', hit: false },
+    ];
+    expect(headPieces(pieces, 5)).toEqual([
+      { text: 'abc', hit: false },
+      { text: 'de', hit: true },
+    ]);
+    expect(headPieces(pieces, 7)).toEqual(pieces.slice(0, 2));
+    expect(headPieces(pieces, 99)).toEqual(pieces);
+    // An emoji (two UTF-16 units) is never cut in half.
+    expect(headPieces([{ text: 'a😀b', hit: false }], 2)).toEqual([{ text: 'a😀', hit: false }]);
+  });
+
+  it('a block is measured once per answer: the same object gives the same height without counting its text again', () => {
+    const b = { text: 'x'.repeat(400) };
+    expect(estimateBlockRem(b)).toBe(Math.round((BLOCK_CHROME_REM + 10 * LINE_REM) * 100) / 100);
+    b.text = '';
+    expect(estimateBlockRem(b)).toBe(Math.round((BLOCK_CHROME_REM + 10 * LINE_REM) * 100) / 100);
   });
 });

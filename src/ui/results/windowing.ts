@@ -32,15 +32,29 @@ export function isLongColumn(blocks: readonly Sized[]): boolean {
 
 /** Lines a text takes in a narrow column: each paragraph (the text keeps its line breaks) wraps on its own. */
 export function estimateLines(text: string): number {
+  // By index, not split: a long column's texts are counted with every answer, and split copied them all.
   let lines = 0;
-  for (const p of text.split('\n')) lines += Math.max(1, Math.ceil(p.length / CHARS_PER_LINE));
-  return lines;
+  for (let at = 0; ; ) {
+    const nl = text.indexOf('\n', at);
+    const end = nl < 0 ? text.length : nl;
+    lines += Math.max(1, Math.ceil((end - at) / CHARS_PER_LINE));
+    if (nl < 0) return lines;
+    at = nl + 1;
+  }
 }
+
+/** Heights already estimated, per block object (an answer's blocks are asked by the column, then by each light block). */
+const estimated = new WeakMap<Sized, number>();
 
 /** A block's estimated height in rem, so a light block holds the place of the full one and the scrollbar does not jump. */
 export function estimateBlockRem(b: Sized): number {
-  const lines = estimateLines(b.text) + (b.header ? estimateLines(b.header) : 0);
-  return Math.round(Math.min(BLOCK_MAX_REM, BLOCK_CHROME_REM + lines * LINE_REM) * 100) / 100;
+  let rem = estimated.get(b);
+  if (rem === undefined) {
+    const lines = estimateLines(b.text) + (b.header ? estimateLines(b.header) : 0);
+    rem = Math.round(Math.min(BLOCK_MAX_REM, BLOCK_CHROME_REM + lines * LINE_REM) * 100) / 100;
+    estimated.set(b, rem);
+  }
+  return rem;
 }
 
 /** A column's title, counts and paddings in rem, above and around its blocks; the gap between two blocks. */
@@ -86,4 +100,32 @@ export function fullWithAnswer(blocks: readonly Sized[], viewportRem: number, in
   let n = 0;
   while (n < blocks.length && (n === 0 || used < viewportRem)) used += estimateBlockRem(blocks[n++]!);
   return n;
+}
+
+/** Average width of a character of the blocks' text, in rem (0.88rem sans-serif, measured ≈ 0.45 em). */
+export const CHAR_REM = 0.4;
+
+/**
+ * How many characters of a full block's text its first paint needs: what fills its visible
+ * height (BLOCK_MAX_REM; the rest is under its own scroll) in a column `columnRem` wide, with a
+ * quarter more for short lines. The rest of the text joins a frame later (text-head.ts): laying
+ * out a window block's 12,000 characters to show 1,000 of them was most of the first paint's layout.
+ */
+export function headChars(columnRem: number): number {
+  const lines = Math.ceil(BLOCK_MAX_REM / LINE_REM);
+  return Math.ceil((lines * Math.max(1, columnRem - 1) * 1.25) / CHAR_REM);
+}
+
+/** Cuts pieces after `chars` characters (the last one split); all of them when they are shorter. */
+export function headPieces<P extends { text: string }>(pieces: readonly P[], chars: number): P[] {
+  const out: P[] = [];
+  let left = chars;
+  for (const p of pieces) {
+    if (left <= 0) break;
+    // Never between the two halves of a surrogate pair.
+    const cut = left < p.text.length && /[\uD800-\uDBFF]/.test(p.text[left - 1]!) ? left + 1 : left;
+    out.push(p.text.length <= cut ? p : { ...p, text: p.text.slice(0, cut) });
+    left -= p.text.length;
+  }
+  return out;
 }
