@@ -41,9 +41,11 @@ const RENDER_PROBE = `(() => {
       this.__renderProbed = true;
       this.addEventListener('message', (e) => {
         const d = e.data;
-        if (!d || d.kind !== 'result' || calls[d.id] !== 'search') return;
+        if (!d || (d.kind !== 'result' && d.kind !== 'progress') || calls[d.id] !== 'search') return;
         const s = m.searches.find((x) => x.id === d.id);
-        if (s) { s.answered = performance.now(); s.workerMs = d.result.ms; 
+        // The columns in sight may come first, in a progress message: the first paint follows the first message.
+        if (s && d.kind === 'result') { s.answered = performance.now(); s.workerMs = d.result.ms; }
+        if (s && (d.kind === 'progress' || s.first === undefined)) { s.first = performance.now(); 
           // React has committed the answer by now (a store update renders in a microtask, before this listener): the next
           // frame paints it. Its end is the first task after that frame's rendering — a user-blocking one, run before the
           // page's own tasks queued meanwhile (a second requestAnimationFrame would also count those: the next frame's work).

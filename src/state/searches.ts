@@ -3,7 +3,8 @@
  * newer one), searched again when what a column depends on arrives, and the document view
  * a block opens.
  */
-import type { BlockView, ColumnResult, ColumnSpec } from '../worker/protocol';
+import type { BlockView, ColumnResult, ColumnSpec, SearchFirst } from '../worker/protocol';
+import { firstColumns } from './columns-in-sight';
 import { chosenColumns } from './columns';
 import { fusionVariants, useGeneration } from './generation';
 import { labWorker, worker } from './lab-client';
@@ -31,20 +32,28 @@ let queued: Promise<void> | null = null;
  * already stale and the page paints each answer it gets.
  */
 export function search(): Promise<void> {
+  return ask(true);
+}
+
+/**
+ * `split`: the columns in sight may come first (a new question). A search asked while another
+ * runs (a slider drag) comes in one message: two a step cost the drag more than they gained.
+ */
+function ask(split: boolean): Promise<void> {
   if (!running) {
-    running = searchNow().finally(() => {
+    running = searchNow(split).finally(() => {
       running = null;
     });
     return running;
   }
   queued ??= running.catch(() => undefined).then(() => {
     queued = null;
-    return search();
+    return ask(false);
   });
   return queued;
 }
 
-async function searchNow(): Promise<void> {
+async function searchNow(split: boolean): Promise<void> {
   const { view } = useView.getState();
   if (!labWorker() || !view.query.trim()) return;
   const seq = ++searchSeq;
@@ -57,13 +66,23 @@ async function searchNow(): Promise<void> {
     const variants = fusionVariants(asked, () => {
       if (useView.getState().view.query.trim() === asked) void search();
     });
-    const r = await worker().request('search', { query: view.query, params: view.retrieval, columns, ...(variants ? { variants } : {}) }).promise;
+    // The columns in sight come first, in a message of their own, and are painted while the worker searches the rest.
+    const first = split ? firstColumns(columns.map((c) => c.id)) : undefined;
+    let sent: ColumnResult[] = [];
+    const onProgress = ({ columns: got }: SearchFirst) => {
+      if (seq !== searchSeq) return;
+      sent = worded(got, asked);
+      const ids = new Set(sent.map((c) => c.column.id));
+      useResults.setState((s) => ({ columns: [...s.columns.filter((c) => !ids.has(c.column.id)), ...sent], partial: true, error: null }));
+    };
+    const r = await worker().request('search', { query: view.query, params: view.retrieval, columns, ...(variants ? { variants } : {}), ...(first ? { first } : {}) }, { onProgress }).promise;
     if (seq !== searchSeq) return;
+    const byId = new Map([...sent, ...worded(r.columns, asked)].map((c) => [c.column.id, c]));
     // Still searching when another search waits for this one.
-    useResults.setState({ columns: worded(r.columns, asked), ms: r.ms, error: null, searching: queued !== null });
+    useResults.setState({ columns: columns.flatMap((c) => byId.get(c.id) ?? []), partial: false, ms: r.ms, error: null, searching: queued !== null });
   } catch (e) {
     if (seq !== searchSeq) return;
-    useResults.setState({ error: errorText(e), searching: queued !== null });
+    useResults.setState({ error: errorText(e), partial: false, searching: queued !== null });
   }
 }
 

@@ -47,6 +47,8 @@ export const useView = create<ViewStore>(() => ({ view: defaultView(), notices: 
 interface ResultsState {
   columns: ColumnResult[];
   searching: boolean;
+  /** The columns in sight hold the new answer, the others still the last one (searches.ts): it comes in two messages. */
+  partial: boolean;
   error: string | null;
   ms: number | null;
   /** The block opened in the document view, with the column it came from. */
@@ -54,7 +56,7 @@ interface ResultsState {
   document: Document | null;
 }
 
-export const useResults = create<ResultsState>(() => ({ columns: [], searching: false, error: null, ms: null, selected: null, document: null }));
+export const useResults = create<ResultsState>(() => ({ columns: [], searching: false, partial: false, error: null, ms: null, selected: null, document: null }));
 
 interface ModelsState {
   progress: Partial<Record<'embedder' | 'reranker', ModelProgress & { files: Record<string, { loaded: number; total: number }> }>>;

@@ -39,7 +39,7 @@ export function labHandlers(getLab: () => Promise<Lab>): Handlers<LabApi> {
     questionsUpdate: on('serial', (lab, p) => lab.questions.update(p.question)),
     questionsDelete: on('serial', (lab, p) => lab.questions.delete(p.ids)),
     // Reads: they run at once. The map only reads cached projections (UMAP runs in its own worker).
-    search: on('concurrent', (lab, p) => lab.search(p)),
+    search: on('concurrent', (lab, p, ctx) => lab.search(p, ctx)),
     getDocument: on('concurrent', (lab, p) => lab.getDocument(p.docId)),
     saveParams: on('concurrent', (lab, p) => lab.saveParams(p.params)),
     sendPlan: on('concurrent', (lab) => lab.sendPlan()),

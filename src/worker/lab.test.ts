@@ -65,6 +65,26 @@ describe('the lab worker, through its RPC', () => {
     expect(first!.hitSpans).toEqual([[0, first!.text.length]]);
   });
 
+  it('the columns the page shows come first, in a message of their own; the answer holds the others', async () => {
+    g.indexedDB = new IDBFactory();
+    const { client } = await startLab({ fresh: true });
+    await client.request('addText', { name: 'Pasted text 1', text: TEA }).promise;
+    const WINDOW: ColumnSpec = { id: 'window', label: 'Sentence window', strategy: 'window', retriever: 'bm25', rerank: false };
+    const NAIVE: ColumnSpec = { id: 'naive', label: 'Naive chunks', strategy: 'naive', retriever: 'bm25', rerank: false };
+    const ask = { query: 'green tea', params: retrievalParams({ topK: 2 }), columns: [SENTENCE, WINDOW, NAIVE] };
+    const whole = await client.request('search', ask).promise;
+    const firsts: typeof whole.columns[] = [];
+    const split = await client.request('search', { ...ask, first: ['window', 'naive'] }, { onProgress: (p) => firsts.push(p.columns) }).promise;
+    expect(firsts).toEqual([whole.columns.slice(1)]);
+    expect(split.columns.map((c) => c.column.id)).toEqual(['sentence']);
+    expect(split.columns[0]!.result).toEqual(whole.columns[0]!.result);
+    // Every column in sight (or none): one answer, as before.
+    const none: unknown[] = [];
+    const all = await client.request('search', { ...ask, first: ['sentence', 'window', 'naive'] }, { onProgress: (p) => none.push(p) }).promise;
+    expect(none).toEqual([]);
+    expect(all.columns.map((c) => c.column.id)).toEqual(['sentence', 'window', 'naive']);
+  });
+
   it('a new analyzer or BM25 variant rebuilds only the lexical index: the next search scores with it', async () => {
     g.indexedDB = new IDBFactory();
     const { client, statuses } = await startLab({ fresh: true });

@@ -264,8 +264,8 @@ export class Lab {
 
   // ---- search and the corpus map ---------------------------------------------------------
 
-  search(req: LabApi['search']['params']): Result<'search'> {
-    return searchColumns(this.session.engine, req);
+  search(req: LabApi['search']['params'], ctx: Ctx<'search'>): Result<'search'> {
+    return searchColumns(this.session.engine, req, (first) => ctx.progress(first));
   }
 
   projection(method: LabApi['projection']['params']['method'], ctx: Ctx<'projection'>): Result<'projection'> {

@@ -17,7 +17,7 @@ import type { ModelChoice, ModelProgress, ModelStatus } from './model-protocol';
 import type { QuestionGenerationApi } from './question-generation-protocol';
 import type { QuestionApi } from './question-protocol';
 import type { ContextApi } from './context-protocol';
-import type { ColumnResult, SearchRequest } from './search-protocol';
+import type { ColumnResult, SearchFirst, SearchRequest } from './search-protocol';
 
 export * from './bundle-protocol';
 export * from './context-protocol';
@@ -49,7 +49,8 @@ export type LabApi = QuestionApi & QuestionGenerationApi & ContextApi & {
   loadEmbedder: RpcMethod<{ choice: ModelChoice | null }, ModelStatus, ModelProgress>;
   loadReranker: RpcMethod<{ choice: ModelChoice | null }, ModelStatus, ModelProgress>;
   setStructure: RpcMethod<{ structure: StructureParams }, WorkerStatus>;
-  search: RpcMethod<SearchRequest, { columns: ColumnResult[]; ms: number }>;
+  /** With `first`: those columns come as one progress message, and the result holds the others. */
+  search: RpcMethod<SearchRequest, { columns: ColumnResult[]; ms: number }, SearchFirst>;
   getDocument: RpcMethod<{ docId: string }, Document>;
   removeDocument: RpcMethod<{ docId: string }, WorkerStatus>;
   /** Sets (or with null, drops) a document's title and summary for contextual headers; its units are embedded again. */

@@ -7,22 +7,33 @@ import type { RetrievalEngine } from '../core/engine';
 import { retrievalParams, type RetrievalParams } from '../core/retrieve/params';
 import { uniqueQueries } from '../core/retrieve/query-fusion';
 import { blockView } from './block-view';
-import type { ColumnResult, ColumnSpec, LabApi, SearchRequest } from './protocol';
+import type { ColumnResult, ColumnSpec, LabApi, SearchFirst, SearchRequest } from './protocol';
 
-export async function searchColumns(engine: RetrievalEngine, req: SearchRequest): Promise<LabApi['search']['result']> {
+/**
+ * `sendFirst`: the columns the request names `first` (those the page shows now), searched before
+ * the others and handed over at once; the result then holds only the others. A request whose
+ * `first` names every column or none is answered in one piece.
+ */
+export async function searchColumns(engine: RetrievalEngine, req: SearchRequest, sendFirst?: (first: SearchFirst) => void): Promise<LabApi['search']['result']> {
   const t0 = performance.now();
   // The page's parameters are checked and clamped here too: the worker trusts no message.
   const base = retrievalParams(req.params);
-  const out: ColumnResult[] = [];
-  for (const column of req.columns) {
+  const one = async (column: ColumnSpec): Promise<ColumnResult> => {
     const p = { ...base, retriever: column.retriever, rerank: { ...base.rerank, enabled: column.rerank } };
-    if (column.fusion) {
-      out.push(await fusionColumn(engine, column, req.query, req.variants, p));
-      continue;
-    }
+    if (column.fusion) return fusionColumn(engine, column, req.query, req.variants, p);
     const [r] = await engine.search(req.query, [column.strategy], p);
-    out.push({ column, result: { ...r!, blocks: r!.blocks.map((b) => blockView(engine, b, req.query)) } });
+    return { column, result: { ...r!, blocks: r!.blocks.map((b) => blockView(engine, b, req.query)) } };
+  };
+  const named = new Set(req.first ?? []);
+  const first = req.columns.filter((c) => named.has(c.id));
+  const rest = first.length && first.length < req.columns.length && sendFirst ? req.columns.filter((c) => !named.has(c.id)) : req.columns;
+  if (rest !== req.columns) {
+    const columns: ColumnResult[] = [];
+    for (const c of first) columns.push(await one(c));
+    sendFirst!({ columns });
   }
+  const out: ColumnResult[] = [];
+  for (const c of rest) out.push(await one(c));
   return { columns: out, ms: performance.now() - t0 };
 }
 

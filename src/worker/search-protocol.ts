@@ -56,4 +56,15 @@ export interface SearchRequest {
   columns: ColumnSpec[];
   /** The LLM's rewrites of the query (without it), for query-fusion columns. */
   variants?: string[];
+  /**
+   * Columns the page shows now (in sight in its strip): searched first and sent at once as a
+   * progress message, so they are painted while the others are searched. The result then holds
+   * only the others.
+   */
+  first?: ColumnId[];
+}
+
+/** The columns a search request named `first`, answered before the others. */
+export interface SearchFirst {
+  columns: ColumnResult[];
 }

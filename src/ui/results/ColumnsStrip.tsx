@@ -1,11 +1,13 @@
-import { Children, isValidElement, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { setColumnsInSight } from '../../state/columns-in-sight';
+import type { ColumnId } from '../../worker/protocol';
 import { spanInSight, StripSightContext, type StripSight } from './strip-sight';
 
 /**
  * The strategy columns side by side. Only this strip may scroll sideways: it is in the Tab
  * order (a focused scroll box scrolls with the arrow keys), named, and says when it scrolls.
  */
-export function ColumnsStrip({ searching, children }: { searching: boolean; children: ReactNode }) {
+export function ColumnsStrip({ searching, ids, children }: { searching: boolean; ids: readonly ColumnId[]; children: ReactNode }) {
   const ref = useRef<HTMLDivElement>(null);
   const dim = useLasting(searching, DIM_AFTER_MS);
   const [overflows, setOverflows] = useState(false);
@@ -21,7 +23,7 @@ export function ColumnsStrip({ searching, children }: { searching: boolean; chil
     }),
     [],
   );
-  const columns = Children.toArray(children).map((c) => (isValidElement(c) ? c.key : '')).join(' ');
+  const columns = ids.join(' ');
   // Observed again only when the columns come or go (not on every answer). The observer reports
   // after layout, once at the start and on every resize, so reading sizes here never forces a layout.
   useEffect(() => {
@@ -38,9 +40,13 @@ export function ColumnsStrip({ searching, children }: { searching: boolean; chil
         }),
       };
       setOverflows(el.scrollWidth > el.clientWidth + 1);
+      tellInSight();
     });
+    // The next search asks for the columns in sight first (columns-in-sight.ts).
+    const tellInSight = () => setColumnsInSight(ids.filter((_, i) => spanInSight(seen.current.spans[i], seen.current.left, seen.current.width)));
     const onScroll = () => {
       seen.current.left = el.scrollLeft;
+      tellInSight();
     };
     ro.observe(el);
     for (const child of Array.from(el.children)) ro.observe(child);
@@ -48,6 +54,7 @@ export function ColumnsStrip({ searching, children }: { searching: boolean; chil
     return () => {
       ro.disconnect();
       el.removeEventListener('scroll', onScroll);
+      setColumnsInSight(null);
     };
   }, [columns]);
   return (

@@ -1,4 +1,4 @@
-import { useDeferredValue, useMemo } from 'react';
+import { useDeferredValue, useMemo, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { search, setQuery } from '../../state/controller';
 import { useCorpus, useResults, useView } from '../../state/stores';
@@ -40,7 +40,11 @@ export function ResultsView() {
   const scheme = useScheme();
   // The overlap summary (Jaccard over every pair of columns' sentences) follows in a render of its
   // own after the answer is painted: it is not what the user waits for.
-  const overlapColumns = useDeferredValue(columns);
+  // Only whole answers: while the columns in sight are shown first, the others still hold the last answer.
+  const partial = useResults((s) => s.partial);
+  const whole = useRef(columns);
+  if (!partial) whole.current = columns;
+  const overlapColumns = useDeferredValue(whole.current);
 
   let empty: string | null = null;
   if (started && docCount === 0) empty = 'No documents yet: drop, choose or paste documents on the left, or load the sample corpus.';
@@ -90,7 +94,7 @@ export function ResultsView() {
           <CompareView a={pair} b={pairB} />
         </div>
       ) : columns.length > 0 && (
-        <ColumnsStrip searching={searching}>
+        <ColumnsStrip searching={searching} ids={columns.map((c) => c.column.id)}>
           {columns.map((c, i) => (
             <Column key={c.column.id} column={c} index={i} scheme={scheme} selectedId={selected && selected.column.id === c.column.id ? selected.block.id : null} />
           ))}
