@@ -31,8 +31,10 @@ async function ask(page: Page): Promise<Record<string, string[]>> {
   await page.getByLabel('Question').fill(QUESTION);
   await page.getByRole('button', { name: 'Ask' }).click();
   await expect(page.getByRole('region', { name: /^Sentence hits/ }).locator('article.block').first()).toBeVisible({ timeout: 30_000 });
-  // Vectors are all there: the columns do not change any more.
-  await expect(page.getByText('Searching…')).toHaveCount(0);
+  // The whole answer is drawn: no column, block or the strip is busy (a block's text past its head joins a frame
+  // after it, and a long column's last blocks a few frames after the first).
+  await expect(page.getByRole('group', { name: 'Strategy columns' })).toHaveAttribute('aria-busy', 'false');
+  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
   return columnsText(page);
 }
 

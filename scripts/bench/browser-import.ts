@@ -182,18 +182,25 @@ async function makeBundle(n: number, out: string, opts: { lean: boolean; model: 
 }
 
 async function untilAnswered(page: Page, act: () => Promise<void>, timeoutMs: number): Promise<number | null> {
-  const before = (await page.locator('.search-state').textContent()) ?? '';
+  // Answered: the strip's aria-busy, set at once when a search starts, is false again ("Searching…" shows only for a
+  // search that lasts, and the answer's text may read as the one before it).
+  await page.evaluate(() => {
+    const w = window as unknown as { __answered: { busy: boolean; at: number | null } };
+    w.__answered = { busy: false, at: null };
+    new MutationObserver((records) => {
+      for (const r of records) {
+        // The strip's, not a column's (busy while its kept blocks wait for their turn).
+        if (!(r.target as Element).matches('.columns')) continue;
+        const busy = (r.target as Element).getAttribute('aria-busy') === 'true';
+        if (busy) w.__answered.busy = true;
+        else if (w.__answered.busy && w.__answered.at === null) w.__answered.at = Date.now();
+      }
+    }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['aria-busy'] });
+  });
   const t = Date.now();
   await act();
   try {
-    const at = await page.waitForFunction(
-      (b) => {
-        const now = document.querySelector('.search-state')?.textContent ?? '';
-        return now !== b && now !== 'Searching…' && now !== '' ? Date.now() : false;
-      },
-      before,
-      { timeout: timeoutMs },
-    );
+    const at = await page.waitForFunction(() => (window as unknown as { __answered: { at: number | null } }).__answered.at ?? false, undefined, { timeout: timeoutMs });
     return ((await at.jsonValue()) as number) - t;
   } catch {
     return null;

@@ -57,7 +57,8 @@ export const BlockCard = memo(function BlockCard({ block, column, rank, selected
   return (
     // A focusable article, not a button: its name stays short (a button's name would have to hold all its
     // visible text), it is its own scroll box when long (reachable by keyboard), and Enter or Space opens it.
-    <article {...article} className={`block${selected ? ' selected' : ''}`}>
+    // Busy while only the head of its text is drawn (a frame, text-head.ts).
+    <article {...article} className={`block${selected ? ' selected' : ''}`} aria-busy={whole ? undefined : true}>
       <BlockSource block={block} rank={rank} />
       <div className="block-text" ref={textRef}>
         {pieces.map((p, i) => (p.hit ? <mark key={i}>{p.text}</mark> : <span key={i}>{p.text}</span>))}

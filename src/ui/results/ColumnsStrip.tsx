@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useLasting } from './lasting';
 import { setColumnsInSight } from '../../state/columns-in-sight';
 import type { ColumnId } from '../../worker/protocol';
 import { spanInSight, StripSightContext, type StripSight } from './strip-sight';
@@ -73,20 +74,6 @@ export function ColumnsStrip({ searching, ids, children }: { searching: boolean;
 /**
  * The strip dims (`.stale`) only when a search lasts this long: dimming repaints every column
  * into a layer of its own (~80 ms of a loaded 2-core machine), which a search answered in 30 ms
- * would have to wait for. `aria-busy` says at once that a search runs.
+ * would have to wait for. `aria-busy` says at once that a search runs (no style depends on it: it makes no frame).
  */
 export const DIM_AFTER_MS = 250;
-
-/** True once `on` has stayed true for `ms`; false as soon as it is false. */
-function useLasting(on: boolean, ms: number): boolean {
-  const [lasted, setLasted] = useState(false);
-  useEffect(() => {
-    if (!on) return;
-    const id = setTimeout(() => setLasted(true), ms);
-    return () => {
-      clearTimeout(id);
-      setLasted(false);
-    };
-  }, [on, ms]);
-  return on && lasted;
-}

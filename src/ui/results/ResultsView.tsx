@@ -4,6 +4,7 @@ import { search, setQuery } from '../../state/controller';
 import { useCorpus, useResults, useView } from '../../state/stores';
 import { Column } from './Column';
 import { ColumnsStrip } from './ColumnsStrip';
+import { BUSY_AFTER_MS, useLasting } from './lasting';
 import { AnswerPanel } from '../generate/AnswerPanel';
 import './results.css';
 import { shownColumnIds } from '../../state/url-state';
@@ -31,6 +32,8 @@ export function ResultsView() {
   const pair = compare && columns.find((c) => c.column.id === compare[0]);
   const pairB = compare && columns.find((c) => c.column.id === compare[1]);
   const searching = useResults((s) => s.searching);
+  // Shown only when the search lasts (lasting.ts): a quick answer comes with no frame before it. aria-busy is at once.
+  const busy = useLasting(searching, BUSY_AFTER_MS);
   const error = useResults((s) => s.error);
   const ms = useResults((s) => s.ms);
   const selected = useResults((s) => s.selected);
@@ -73,7 +76,7 @@ export function ResultsView() {
           Ask
         </button>
         <span className="search-state small" aria-live="polite">
-          {searching ? 'Searching…' : ms !== null && columns.length > 0 ? `${plural(columns.length)} in ${formatMs(ms)}` : ''}
+          {busy ? 'Searching…' : ms !== null && columns.length > 0 ? `${plural(columns.length)} in ${formatMs(ms)}` : ''}
         </span>
       </form>
       <div className="compare-toolbar">
@@ -90,7 +93,7 @@ export function ResultsView() {
       <AnswerPanel />
       {anyBlocks && <OverlapStrip columns={overlapColumns} />}
       {pair && pairB ? (
-        <div className={searching ? 'stale' : undefined} aria-busy={searching}>
+        <div className={busy ? 'stale' : undefined} aria-busy={searching}>
           <CompareView a={pair} b={pairB} />
         </div>
       ) : columns.length > 0 && (
