@@ -28,7 +28,7 @@ import { stemmer as ukrainian } from '@orama/stemmers/ukrainian';
 import { ara, bul, dan, deu, ell, eng, fin, fra, gle, hin, hun, hye, ind, ita, lit, nld, nob, por, ron, rus, spa, swe, tur, ukr } from 'stopword';
 import { detectLanguage } from '../segment/language';
 import { segments } from '../segment/segmenters';
-import { normalizeTerm } from '../segment/words';
+import { INVISIBLE_IN_WORDS, normalizeTerm } from '../segment/words';
 
 /**
  * How text becomes BM25 terms. `words`: Intl.Segmenter words, lower case, accents folded
@@ -88,7 +88,7 @@ const LOCALE_CASE = new Set(['tr', 'az']);
  * (and "İstanbul" as "istanbul", not "i" + a combining dot).
  */
 function lower(term: string, lang: string): string {
-  const t = term.replace(/[\p{Cf}\u0640]+/gu, '').normalize('NFKC'); // and the Arabic tatweel, as normalizeTerm
+  const t = term.replace(INVISIBLE_IN_WORDS, '').normalize('NFKC');
   return LOCALE_CASE.has(lang) ? t.toLocaleLowerCase(lang) : t.toLowerCase();
 }
 

@@ -7,6 +7,13 @@ import { segments } from './segmenters';
  * को would all become क), Thai vowels and tones, kana voicing (が is not か). Common and
  * Inherited cover marks on digits, punctuation and other marks.
  */
+/**
+ * Characters that never change what a word is: format characters (zero-width joiners and spaces,
+ * soft hyphens) and the Arabic tatweel (ـ, a justification stroke: "العـــربية" is "العربية", as
+ * Lucene's Arabic normaliser has it). Shared with the BM25 analyzer's lower-casing.
+ */
+export const INVISIBLE_IN_WORDS = /[\p{Cf}\u0640]+/gu;
+
 const FOLDED_MARKS = /([\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Common}\p{Script=Inherited}])\p{M}+/gu;
 
 /**
@@ -19,9 +26,7 @@ const FOLDED_MARKS = /([\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Sc
 export function normalizeTerm(term: string): string {
   // ASCII: only case to fold (the same result, without three normalisation passes).
   if (/^[\x00-\x7f]*$/.test(term)) return term.toLowerCase();
-  // Format characters (zero-width joiners and spaces, soft hyphens) and the Arabic tatweel (ـ, a
-  // justification stroke: "العـــربية" is "العربية", as Lucene's Arabic normaliser has it) never change what a word is.
-  return term.normalize('NFKD').replace(/[\p{Cf}\u0640]+/gu, '').replace(FOLDED_MARKS, '$1').toLowerCase().replace(/ı/g, 'i').replace(/ς/g, 'σ').normalize('NFKC');
+  return term.normalize('NFKD').replace(INVISIBLE_IN_WORDS, '').replace(FOLDED_MARKS, '$1').toLowerCase().replace(/ı/g, 'i').replace(/ς/g, 'σ').normalize('NFKC');
 }
 
 /**

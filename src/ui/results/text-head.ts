@@ -7,22 +7,27 @@ import { useEffect, useState } from 'react';
  */
 const waiting = new Set<() => void>();
 let scheduled = false;
+/** A task queued from the frame's requestAnimationFrame runs after that frame is painted. */
+let channel: MessageChannel | null = null;
+
+function runWaiting(): void {
+  scheduled = false;
+  const runs = [...waiting];
+  waiting.clear();
+  // One task: React renders every block's rest in one commit.
+  for (const r of runs) r();
+}
 
 function afterNextPaint(run: () => void): () => void {
   waiting.add(run);
   if (!scheduled) {
     scheduled = true;
-    requestAnimationFrame(() => {
-      const channel = new MessageChannel();
-      channel.port1.onmessage = () => {
-        scheduled = false;
-        const runs = [...waiting];
-        waiting.clear();
-        // One task: React renders every block's rest in one commit.
-        for (const r of runs) r();
-      };
-      channel.port2.postMessage(null);
-    });
+    if (!channel) {
+      channel = new MessageChannel();
+      channel.port1.onmessage = runWaiting;
+    }
+    const port = channel.port2;
+    requestAnimationFrame(() => port.postMessage(null));
   }
   return () => waiting.delete(run);
 }
