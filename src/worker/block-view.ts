@@ -4,15 +4,13 @@
  * question and the chunk-tree node around it.
  */
 import type { RetrievalEngine } from '../core/engine';
-import { commonSection, sectionPath } from '../core/structure/corpus';
+import { blockPlace } from '../core/structure/block-place';
 import type { ContextBlock } from '../core/types';
 import type { BlockView } from './protocol';
 
 export function blockView(engine: RetrievalEngine, b: ContextBlock, query?: string): BlockView {
   const c = engine.corpus;
   const doc = c.docs[b.doc]!;
-  const first = c.sentences[b.sentences.start]!;
-  const last = c.sentences[b.sentences.end - 1]!;
   const hitSpans: [number, number][] = b.hits
     .map((i) => c.sentences[i]!)
     .map((s) => [Math.max(0, s.start - b.start), Math.min(b.end - b.start, s.end - b.start)] as [number, number])
@@ -23,11 +21,7 @@ export function blockView(engine: RetrievalEngine, b: ContextBlock, query?: stri
     ...b,
     ...(coherence ? { coherence } : {}),
     ...(parent ? { parent: { start: c.sentences[parent.start]!.start, end: c.sentences[parent.end - 1]!.end, level: parent.level, tokens: parent.tokens } } : {}),
-    docId: doc.id,
-    docTitle: doc.title,
-    sectionPath: sectionPath(doc, commonSection(doc, first.section, last.section)),
-    ...(first.page !== undefined ? { pageStart: first.page } : {}),
-    ...(last.page !== undefined ? { pageEnd: last.page } : {}),
+    ...blockPlace(c, b.sentences),
     ...(doc.meta.format === 'pptx' || doc.meta.format === 'odp' ? { pageUnit: 'slide' as const } : {}),
     ...ocrOf(doc.ocr, b.start, b.end),
     hitSpans,

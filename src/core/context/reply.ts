@@ -7,6 +7,7 @@
  */
 import { truncateToTokens } from '../generate/doc-context';
 import type { TokenCounter } from '../segment/tokens';
+import { dropThinking, unfence } from '../util/model-reply';
 
 /** Longest context kept, in tokens (Anthropic's contexts are 50–100 tokens). */
 export const MAX_CONTEXT_TOKENS = 120;
@@ -19,9 +20,7 @@ const QUOTES = /^["'“”‘’«»„`]+|["'“”‘’«»„`]+$/gu;
 
 /** The context in a reply, or why there is none. `maxTokens` defaults to MAX_CONTEXT_TOKENS. */
 export function cleanContext(reply: string, counter: TokenCounter, maxTokens = MAX_CONTEXT_TOKENS): CleanedContext {
-  let t = reply
-    .replace(/<think>[\s\S]*?(<\/think>|$)/giu, '')
-    .replace(/```[a-zA-Z]*\s*\n?([\s\S]*?)```/gu, '$1')
+  let t = unfence(dropThinking(reply))
     .replace(/<\/?(?:context|chunk)>/giu, '');
   t = t
     .split(/\r?\n/u)

@@ -23,6 +23,12 @@ export interface EvalSet {
   name: string;
   docs: Document[];
   questions: EvalQuestion[];
+  /**
+   * Questions the documents do not answer (SQuAD v2's impossible ones, questions marked so):
+   * no retrieval metric judges them, but an answer run asks them and counts a correct
+   * abstention. Their `targets` are empty.
+   */
+  unanswerable?: EvalQuestion[];
   /** Rows that could not be used, with why (they never stop the rest). */
   skipped: string[];
 }

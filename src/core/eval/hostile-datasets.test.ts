@@ -45,7 +45,7 @@ describe('case 7: SQuAD field types', () => {
 
 describe('case 8: a set with 0 questions', () => {
   it('SQuAD: refused, saying why', () => {
-    expect(() => readSquad(squad([{ id: 'u', question: 'q?', is_impossible: true, answers: [] }]))).toThrow(new DatasetError('the SQuAD file has no usable question (question u: unanswerable)'));
+    expect(() => readSquad(squad([{ id: 'u', question: 'q?', is_impossible: true, answers: [] }]))).toThrow(new DatasetError('the SQuAD file has no usable question (question u: unanswerable (asked by answer runs only))'));
   });
 
   it('metrics of no question are refused instead of NaN intervals', () => {

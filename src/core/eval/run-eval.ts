@@ -3,6 +3,7 @@ import { retrievalParams, type RetrievalParams, type UnitKind } from '../retriev
 import type { RetrieverName } from '../retrieve/retrievers';
 import { strategyOf, strategySource, type StrategyName } from '../strategies/registry';
 import { DEFAULT_LEXICAL } from '../index/lexical-index';
+import type { ContextBlock } from '../types';
 import type { EvalSet } from './dataset';
 import { goldRegions, judged, meanMetrics, metricIntervals, scoreQuestion, type MetricIntervals, type Metrics } from './metrics';
 
@@ -48,21 +49,25 @@ export async function evaluate(
   strategies: readonly StrategyName[],
   params: Partial<RetrievalParams>,
   onProgress?: (p: EvalProgress) => void,
+  /** What each strategy (its index in `strategies`) handed over for each question (set.questions, then set.unanswerable, which are then retrieved too): an answer run's contexts. */
+  onBlocks?: (row: number, question: number, blocks: ContextBlock[]) => void,
 ): Promise<EvalRow[]> {
   const p = retrievalParams(params);
   const docIds = engine.corpus.docs.map((d) => d.id);
   const docLevel = set.questions.every((q) => q.targets.every((t) => !t.spans));
-  if (p.retriever !== 'bm25') await engine.embedQueries(set.questions.map((q) => q.question));
+  const asked = onBlocks ? [...set.questions, ...(set.unanswerable ?? [])] : set.questions;
+  if (p.retriever !== 'bm25') await engine.embedQueries(asked.map((q) => q.question));
   const per = new Map<StrategyName, Metrics[]>(strategies.map((s) => [s, []]));
   let done = 0;
-  for (const q of set.questions) {
+  for (const [qi, q] of asked.entries()) {
     const results = await engine.search(q.question, strategies, p);
-    const gold = goldRegions(q, engine.corpus);
+    const scored = qi < set.questions.length;
+    const gold = scored ? goldRegions(q, engine.corpus) : [];
     for (const r of results) {
-      const blocks = judged(r.blocks, docIds);
-      per.get(r.strategy)!.push(scoreQuestion(q, blocks, { byDocument: docLevel, gold }));
+      if (scored) per.get(r.strategy)!.push(scoreQuestion(q, judged(r.blocks, docIds), { byDocument: docLevel, gold }));
+      onBlocks?.(strategies.indexOf(r.strategy), qi, r.blocks);
     }
-    onProgress?.({ done: ++done, total: set.questions.length });
+    onProgress?.({ done: ++done, total: asked.length });
   }
   return strategies.map((s) => ({
     strategy: s,

@@ -35,7 +35,8 @@ export interface SquadOptions {
  * SQuAD-format JSON (SQuAD v1.1/v2.0, XQuAD, FaQuAD): each article becomes one long
  * document (its paragraphs in order), so strategies work within whole articles. Answer
  * spans are mapped into the document; an answer whose offset does not match its text is
- * located by search (some sets have stale offsets), and unanswerable questions are skipped.
+ * located by search (some sets have stale offsets), and unanswerable questions are kept apart
+ * (EvalSet.unanswerable: not scored by retrieval, asked by answer runs).
  */
 export function readSquad(json: unknown, options: SquadOptions = {}): EvalSet {
   const data = (json as { data?: unknown })?.data;
@@ -43,6 +44,7 @@ export function readSquad(json: unknown, options: SquadOptions = {}): EvalSet {
   const articles = (options.limitDocs ? data.slice(0, options.limitDocs) : data) as SquadArticle[];
   const docs: Document[] = [];
   const questions: EvalQuestion[] = [];
+  const unanswerable: EvalQuestion[] = [];
   const skipped: string[] = [];
   articles.forEach((article, ai) => {
     if (!article || !Array.isArray(article.paragraphs)) {
@@ -74,7 +76,10 @@ export function readSquad(json: unknown, options: SquadOptions = {}): EvalSet {
         try {
           const q = readQa(qa, context, offset, id);
           if (typeof q === 'string') skipped.push(`question ${qid}: ${q}`);
-          else questions.push(q);
+          else if (q.targets.length === 0) {
+            unanswerable.push(q);
+            skipped.push(`question ${qid}: unanswerable (asked by answer runs only)`);
+          } else questions.push(q);
         } catch (e) {
           if (!(e instanceof FieldError)) throw e;
           skipped.push(`question ${qid}: ${e.message}`);
@@ -86,15 +91,16 @@ export function readSquad(json: unknown, options: SquadOptions = {}): EvalSet {
   });
   if (!docs.length) throw new DatasetError('the SQuAD file has no usable articles');
   if (!questions.length) throw new DatasetError(`the SQuAD file has no usable question${skipped.length ? ` (${skipped.slice(0, 3).join('; ')})` : ''}`);
-  return { name: options.name ?? 'squad', docs, questions, skipped };
+  return { name: options.name ?? 'squad', docs, questions, ...(unanswerable.length ? { unanswerable } : {}), skipped };
 }
 
 /** One question of a paragraph, a reason to skip it, or a FieldError naming the wrong field. */
 function readQa(qa: SquadQa | null, context: string, offset: number, doc: string): EvalQuestion | string {
   if (!qa || typeof qa !== 'object') return 'not an object';
-  if (qa.is_impossible === true) return 'unanswerable';
   const question = textField(qa.question, 'question').trim();
   if (!question) return 'no question text';
+  // SQuAD v2.0's impossible questions: no target; an answer run counts a correct abstention.
+  if (qa.is_impossible === true) return { id: qa.id === undefined ? `${doc}:${offset}:${question}` : idField(qa.id, 'id'), question, answers: [], targets: [] };
   const answers = listField(qa.answers, 'answers');
   if (!answers.length) return 'no answers';
   const spans: { start: number; end: number }[] = [];

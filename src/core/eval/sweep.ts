@@ -10,6 +10,7 @@ import { retrievalParams, type RetrievalParams } from '../retrieve/params';
 import { RETRIEVERS, type RetrieverName } from '../retrieve/retrievers';
 import { BASELINE, PARAM_GROUPS, STRATEGIES, strategyOf, strategySource, SWEEP_AXES, type StrategyName, type SweepAxisId, type SweepAxisValues } from '../strategies/registry';
 import type { SweepAxis } from '../strategies/types';
+import type { ContextBlock } from '../types';
 import type { EvalSet } from './dataset';
 import { goldRegions, judged, meanMetrics, metricIntervals, scoreQuestion, type Metrics, type MetricName } from './metrics';
 import { strategyParams, type EvalRow } from './run-eval';
@@ -60,6 +61,8 @@ export interface SweepPoint extends EvalRow {
 interface Accumulator {
   row: Omit<SweepPoint, 'metrics' | 'intervals' | 'perQuestion'>;
   per: Metrics[];
+  /** Its place in the returned list. */
+  index: number;
 }
 
 export interface SweepProgress {
@@ -103,17 +106,29 @@ export async function sweep(
   engine: RetrievalEngine,
   set: EvalSet,
   spec: SweepSpec,
-  options: { onProgress?: (p: SweepProgress) => void; signal?: AbortSignal } = {},
+  options: {
+    onProgress?: (p: SweepProgress) => void;
+    signal?: AbortSignal;
+    /**
+     * Called with what each point handed over for each question (the index of the point in the
+     * returned list; the question's index in set.questions, then set.unanswerable): an answer
+     * run's contexts. With it, the set's unanswerable questions are retrieved too (not scored).
+     */
+    onBlocks?: (point: number, question: number, blocks: ContextBlock[]) => void;
+  } = {},
 ): Promise<SweepPoint[]> {
   const docIds = engine.corpus.docs.map((d) => d.id);
   const docLevel = set.questions.every((q) => q.targets.every((t) => !t.spans));
   if (spec.retrievers.some((r) => r !== 'bm25')) await engine.embedQueries(set.questions.map((q) => q.question));
   const acc = new Map<string, Accumulator>();
-  const total = set.questions.length;
+  const asked = options.onBlocks ? [...set.questions, ...(set.unanswerable ?? [])] : set.questions;
+  if (asked.length > set.questions.length && spec.retrievers.some((r) => r !== 'bm25')) await engine.embedQueries(asked.slice(set.questions.length).map((q) => q.question));
+  const total = asked.length;
   let done = 0;
-  for (const q of set.questions) {
+  for (const [qi, q] of asked.entries()) {
     if (options.signal?.aborted) throw new DOMException('the sweep was cancelled', 'AbortError');
-    const gold = goldRegions(q, engine.corpus);
+    const scored = qi < set.questions.length;
+    const gold = scored ? goldRegions(q, engine.corpus) : [];
     for (const r of spec.retrievers) {
       for (const rp of retrievalPoints(r, spec)) {
         for (const rerank of spec.rerank) {
@@ -132,10 +147,11 @@ export async function sweep(
                 const key = JSON.stringify([s, r, rp, rerank, sp, budget]);
                 let a = acc.get(key);
                 if (!a) {
-                  a = { row: { strategy: s, retriever: r, params: { ...strategyParams(s, p, engine), ...(rerank ? { rerank: true } : {}) }, budgetTokens: budget, rerank }, per: [] };
+                  a = { row: { strategy: s, retriever: r, params: { ...strategyParams(s, p, engine), ...(rerank ? { rerank: true } : {}) }, budgetTokens: budget, rerank }, per: [], index: acc.size };
                   acc.set(key, a);
                 }
-                a.per.push(scoreQuestion(q, judged(blocks, docIds), { byDocument: docLevel, gold }));
+                if (scored) a.per.push(scoreQuestion(q, judged(blocks, docIds), { byDocument: docLevel, gold }));
+                options.onBlocks?.(a.index, qi, blocks);
               }
             }
           }

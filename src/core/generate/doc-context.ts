@@ -17,6 +17,7 @@
  * - empty placeholders leave one blank line, not a stack of them (Python's format leaves
  *   every empty line of the template in place).
  */
+import { dropThinking } from '../util/model-reply';
 import type { TokenCounter } from '../segment/tokens';
 import type { ChatMessage } from './openai';
 
@@ -195,11 +196,6 @@ export function summaryMessages(docText: string, title: string, options: DocCont
 const ABBREVIATIONS = new Set(['mr', 'mrs', 'ms', 'dr', 'st', 'inc', 'co', 'corp', 'ltd', 'jr', 'sr', 'vs', 'etc', 'e.g', 'i.e', 'no', 'vol', 'fig', 'pp', 'approx', 'al']);
 
 const QUOTES = /^["'“”‘’«»„`]+|["'“”‘’«»„`]+$/g;
-
-/** Drops reasoning blocks (<think>…</think>, also one left open) some models write first. */
-function dropThinking(reply: string): string {
-  return reply.replace(/<think>[\s\S]*?(<\/think>|$)/gi, '');
-}
 
 /** Markdown emphasis and code marks around or inside a line, and a heading or list marker in front. */
 function dropMarkdown(line: string): string {

@@ -63,6 +63,7 @@ export function toEvalSet(qs: QuestionSet, docs: Document[], options: ToEvalOpti
   const byId = new Map(docs.map((d) => [d.id, d]));
   const leftOut: LeftOut = { unanswerable: 0, missingDocs: 0, staleSpans: 0, otherKind: 0 };
   const questions: EvalQuestion[] = [];
+  const unanswerable: EvalQuestion[] = [];
   const skipped: string[] = [];
   for (const q of qs.questions) {
     if (options.only && q.source.kind !== options.only) {
@@ -71,6 +72,8 @@ export function toEvalSet(qs: QuestionSet, docs: Document[], options: ToEvalOpti
     }
     if (q.unanswerable) {
       leftOut.unanswerable++;
+      // No retrieval target; an answer run asks it and counts a correct abstention.
+      unanswerable.push({ id: q.id, question: q.question, answers: [], targets: [] });
       skipped.push(`question ${q.id}: marked not answerable from these documents (not scored)`);
       continue;
     }
@@ -97,7 +100,7 @@ export function toEvalSet(qs: QuestionSet, docs: Document[], options: ToEvalOpti
     }
     questions.push({ id: q.id, question: q.question, answers: [...new Set(q.answers.map((a) => a.text).filter(Boolean))], targets: r.targets });
   }
-  const set: EvalSet = { name: options.name ?? 'question set', docs: options.includeDocs === false ? [] : docs, questions, skipped };
+  const set: EvalSet = { name: options.name ?? 'question set', docs: options.includeDocs === false ? [] : docs, questions, ...(unanswerable.length ? { unanswerable } : {}), skipped };
   return { set, leftOut };
 }
 

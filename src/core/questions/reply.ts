@@ -2,9 +2,9 @@
  * Tolerant parsing of a model's reply to a question prompt. Local models ignore formats: they
  * wrap JSON in code fences or prose, return an array of one, leave trailing commas, use curly
  * quotes as delimiters, think aloud in <think> tags, or write "Question: … Answer: …". Each of
- * these is repaired; anything else gets one reason. Hand-written: JSON5-style parsers would
- * not find an object inside prose nor take curly quotes as delimiters.
+ * these is repaired (util/model-reply.ts); anything else gets one reason.
  */
+import { balancedSpans, dropThinking, parseRepaired as tryParse, unfence } from '../util/model-reply';
 
 export type ParsedReply = { ok: true; question: string; answer: string } | { ok: false; reason: string };
 
@@ -12,54 +12,6 @@ const clip = (s: string, n = 80) => {
   const one = s.replace(/\s+/g, ' ').trim();
   return one.length > n ? `${one.slice(0, n - 1)}…` : one;
 };
-
-/** Every balanced {…} or […] in `text`, outermost first, skipping braces inside strings. */
-function balancedSpans(text: string): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < text.length; i++) {
-    const open = text[i];
-    if (open !== '{' && open !== '[') continue;
-    const stack: string[] = [];
-    let inString: string | null = null;
-    for (let j = i; j < text.length; j++) {
-      const c = text[j]!;
-      if (inString) {
-        if (c === '\\') j++;
-        else if (c === inString) inString = null;
-        continue;
-      }
-      if (c === '"') inString = c;
-      else if (c === '{' || c === '[') stack.push(c);
-      else if (c === '}' || c === ']') {
-        stack.pop();
-        if (!stack.length) {
-          out.push(text.slice(i, j + 1));
-          i = j;
-          break;
-        }
-      }
-    }
-  }
-  return out;
-}
-
-/** Repairs that keep valid JSON valid: curly quotes as delimiters, trailing commas. */
-function repairs(s: string): string[] {
-  const straight = s.replace(/[“”„]/g, '"');
-  const noTrailing = (t: string) => t.replace(/,\s*([}\]])/g, '$1');
-  return [s, noTrailing(s), straight, noTrailing(straight)];
-}
-
-function tryParse(s: string): unknown {
-  for (const candidate of repairs(s)) {
-    try {
-      return JSON.parse(candidate);
-    } catch {
-      // try the next repair
-    }
-  }
-  return undefined;
-}
 
 function field(o: Record<string, unknown>, names: string[]): unknown {
   for (const [k, v] of Object.entries(o)) if (names.includes(k.toLowerCase())) return v;
@@ -98,9 +50,9 @@ function fromLabels(text: string): ParsedReply | null {
 
 /** The question and answer of a reply, or one reason why there are none. */
 export function parseReply(reply: string): ParsedReply {
-  const text = reply.replace(/<think>[\s\S]*?<\/think>/gi, '').trim();
+  const text = dropThinking(reply).trim();
   if (!text) return { ok: false, reason: 'the reply is empty' };
-  const unfenced = text.replace(/```[a-zA-Z]*\s*\n?([\s\S]*?)```/g, '$1').trim();
+  const unfenced = unfence(text).trim();
   const whole = tryParse(unfenced);
   const direct = whole !== undefined ? fromValue(whole) : null;
   if (direct) return direct;
