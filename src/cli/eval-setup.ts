@@ -15,6 +15,8 @@ import { readSquadText } from '../core/eval/squad';
 import type { StructureParams } from '../core/retrieve/params';
 import { RETRIEVERS, type RetrieverName } from '../core/retrieve/retrievers';
 import { STRATEGIES } from '../core/strategies/registry';
+import type { AnswerPointResult } from '../core/answers/answer-metrics';
+import { answerJson } from './answers-cli';
 import { makeEngine, questionDeps } from './engine-setup';
 import { int, list, requestedRetrievers, type Values } from './options';
 import { loadQuestionsEvalSet, sourceLineOf } from './questions-commands';
@@ -61,7 +63,12 @@ export async function prepareEval(values: Values, structureParams: Partial<Struc
   const strategies = list(values.strategies, STRATEGIES, 'strategies', STRATEGIES);
   const set = values.questions ? await loadQuestionsEvalSet(values, files, questionDeps) : loadEvalSet(values);
   const limitQ = values['limit-questions'] !== undefined ? int(values['limit-questions'], 'limit-questions', 0) : 0;
-  if (limitQ) set.questions = set.questions.slice(0, limitQ);
+  if (limitQ) {
+    // Unanswerable questions (answer runs) are kept in the set's proportion to the answerable ones.
+    const share = set.unanswerable?.length ? set.unanswerable.length / Math.max(1, set.questions.length) : 0;
+    if (set.unanswerable && limitQ < set.questions.length) set.unanswerable = set.unanswerable.slice(0, Math.round(limitQ * share));
+    set.questions = set.questions.slice(0, limitQ);
+  }
   const engine = await makeEngine(values, structureParams);
   const retrievers = requestedRetrievers(values) ?? (engine.embedder ? [...RETRIEVERS] : ['bm25']);
   if (!engine.embedder && retrievers.some((r) => r !== 'bm25')) throw new UsageError('--retriever vector/hybrid needs an embedder (not --embedder none)');
@@ -77,10 +84,15 @@ export function embedderLabel(engine: RetrievalEngine): string {
   return engine.embedder ? `${engine.embedder.model}${engine.embedder.isTestModel ? ' (TEST MODEL: random word-piece vectors, no learned meaning)' : ''}` : 'none';
 }
 
-/** The --json output: exactly one object, one result per row or sweep point. */
-export function printJson(set: EvalSet, engine: RetrievalEngine, rows: EvalRow[]): void {
+/**
+ * The --json output: exactly one object, one result per row or sweep point — or, with --answers,
+ * per row and block order, its answer metrics (answerExact, answerF1, abstention, judgeCorrect,
+ * faithfulness, promptTokens, answerMs: those that apply) beside the retrieval metrics, with
+ * intervals, and `params.order`.
+ */
+export function printJson(set: EvalSet, engine: RetrievalEngine, rows: EvalRow[], answered?: AnswerPointResult[]): void {
   const diffs = baselineDifferences(rows, 'answerInContext');
-  const results = rows.map((r, i) => ({
+  const entry = (r: EvalRow, i: number) => ({
     strategy: r.strategy,
     params: r.params,
     budgetTokens: r.budgetTokens,
@@ -89,6 +101,14 @@ export function printJson(set: EvalSet, engine: RetrievalEngine, rows: EvalRow[]
     intervals: r.intervals,
     // answer-in-context minus naive chunks' under the same conditions, paired bootstrap.
     ...(diffs[i] ? { vsBaseline: { metric: 'answerInContext', ...diffs[i]! } } : {}),
-  }));
-  process.stdout.write(JSON.stringify({ dataset: set.name, questions: set.questions.length, embedder: embedderLabel(engine), ...(sourceLineOf(set) ? { sources: sourceLineOf(set) } : {}), results }) + '\n');
+  });
+  const results = answered
+    ? answered.map((a) => {
+        const e = entry(rows[a.ref.point]!, a.ref.point);
+        const ans = answerJson(a);
+        return { ...e, params: { ...e.params, order: a.ref.order }, metrics: { ...e.metrics, ...ans.metrics }, intervals: { ...e.intervals, ...ans.intervals }, answers: ans.answers };
+      })
+    : rows.map(entry);
+  const unanswerable = set.unanswerable?.length ?? 0;
+  process.stdout.write(JSON.stringify({ dataset: set.name, questions: set.questions.length, ...(answered && unanswerable ? { unanswerable } : {}), embedder: embedderLabel(engine), ...(sourceLineOf(set) ? { sources: sourceLineOf(set) } : {}), results }) + '\n');
 }

@@ -5,6 +5,8 @@ import { RETRIEVERS } from '../core/retrieve/retrievers';
 import { PARAM_GROUPS, STRATEGIES, SWEEP_AXES } from '../core/strategies/registry';
 import { DEFAULT_PACKED } from '../core/structure/packed-chunks';
 import { DEFAULT_SEMANTIC } from '../core/structure/semantic-chunks';
+import { ANSWER_RANKING_METRICS } from '../core/answers/answer-metrics';
+import { ANSWER_HELP } from './answers-cli';
 import { CONTEXTUAL_HELP } from './contextual-cli';
 import { EMBEDDER_HELP } from './embedder-options';
 import { LATE_HELP } from './late-chunking-cli';
@@ -38,7 +40,7 @@ ${EMBEDDER_HELP}
   --models-dir DIR      folder with <org>/<model>/ (default public/models)
   --remote              allow downloading models from the Hugging Face hub
   --limit-docs N        eval: use the first N documents / articles
-  --limit-questions N   eval: use the first N questions
+  --limit-questions N   eval: use the first N questions (unanswerable ones, for --answers, in their share)
   --top-k K             units retrieved before expansion (default 10; eval 50)
 ${PARAM_GROUPS.flatMap((g) => g.cli?.help ?? []).join('\n')}
   --rrf-c C             RRF constant (default 60)  --weights W_BM25,W_VECTOR (default 0.5,0.5)
@@ -63,5 +65,6 @@ ${LATE_HELP}${CONTEXTUAL_HELP}  --analyzer A[,A…]     BM25 terms: ${ANALYZERS.
                         at each budget (--budget 256,512 by default) and recommend the best
   --sweep-headers       with --sweep: also with contextual headers on (embeds a second variant)
   --reranker R          test | none | <model id>: with --sweep, also measure rerank on
-  --metric M            what "best" means: ${RANKING_METRICS[0]} (default), ${RANKING_METRICS.slice(1).join(', ')}
-`;
+  --metric M            what "best" means: ${RANKING_METRICS[0]} (default), ${RANKING_METRICS.slice(1).join(', ')};
+                        with --answers also ${ANSWER_RANKING_METRICS.join(', ')} (recommends by the answers)
+${ANSWER_HELP}`;

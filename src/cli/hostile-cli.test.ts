@@ -67,7 +67,7 @@ describe.concurrent('one error: line, exit 2 (cases 8, 11 and the CLI)', () => {
     writeFileSync(path, JSON.stringify({ data: [{ title: 'T', paragraphs: [{ context: 'Some text.', qas: [{ id: 'u', question: 'q?', is_impossible: true, answers: [] }] }] }] }));
     const r = await cliHere('eval', '--data', path, '--retriever', 'bm25');
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe(`error: --data ${path}: the SQuAD file has no usable question (question u: unanswerable)`);
+    expect(r.stderr).toBe(`error: --data ${path}: the SQuAD file has no usable question (question u: unanswerable (asked by answer runs only))`);
     expect(r.stdout).not.toContain('NaN');
   });
 

@@ -4,7 +4,7 @@
  * Content-Security-Policy decides where it may connect).
  */
 import { ApproxTokenCounter } from '../core/segment/tokens';
-import { assemblePrompt, type AssembledPrompt, type PromptBlock } from '../core/generate/prompt';
+import { assemblePrompt, CHAT_MESSAGE_TOKENS, type AssembledPrompt, type PromptBlock } from '../core/generate/prompt';
 import { describeRequest, GenerationError, streamChat, type ChatMessage, type EndpointConfig, type GenerationErrorKind, type StreamOptions, type StreamResult } from '../core/generate/openai';
 import { chatWithRetry } from '../core/generate/retry';
 import ortMjs from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.mjs?url';
@@ -47,8 +47,7 @@ export interface Generator {
 // ---- OpenAI-compatible endpoint --------------------------------------------------------------
 
 const approx = new ApproxTokenCounter();
-/** Role markers and separators a chat template adds per message (an estimate, like the counts). */
-const PER_MESSAGE = 4;
+const PER_MESSAGE = CHAT_MESSAGE_TOKENS;
 
 export class EndpointGenerator implements Generator {
   readonly counter = 'approx (the endpoint’s tokenizer is not available in the browser)';

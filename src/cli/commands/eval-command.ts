@@ -1,6 +1,9 @@
 /** rag-lab eval --data PATH | --questions SET: metrics per strategy and retriever on a labelled set. */
 import { evaluate, unitKinds, type EvalRow } from '../../core/eval/run-eval';
 import { lexicalLabel } from '../../core/index/lexical-index';
+import { ContextCollector } from '../../core/answers/contexts';
+import { readAnswerOptions, runCliAnswers } from '../answers-cli';
+import { answersTable } from '../answers-table';
 import { applyContextual } from '../contextual-cli';
 import { embedAll } from '../engine-setup';
 import { embedderLabel, prepareEval, printJson } from '../eval-setup';
@@ -16,7 +19,10 @@ export async function cmdEval(values: Values, files: string[] = []): Promise<voi
   const t0 = performance.now();
   const params = retrieval(values, { topK: 50, budget: 512 }); // validated before any work
   const budgetList = budgets(values, [512]);
+  const answerOptions = readAnswerOptions(values);
   const { set, engine, strategies, retrievers } = await prepareEval(values, structure(values), files);
+  // With --answers: what every row handed over for every question (unanswerable ones too).
+  const collector = answerOptions ? new ContextCollector(engine.corpus) : null;
   checkLateChunking(engine, values);
   await applyContextual(engine, values);
   const rows: EvalRow[] = [];
@@ -30,14 +36,17 @@ export async function cmdEval(values: Values, files: string[] = []): Promise<voi
         for (const l of retriever === 'vector' ? [lexical[0]!] : lexical) {
           engine.setLexical(l);
           const bar = new ProgressBar(`eval ${retriever}${retriever !== 'vector' && lexical.length > 1 ? ` (${lexicalLabel(l)})` : ''}${budgetList.length > 1 ? ` @${budgetTokens}` : ''}`);
-          rows.push(...(await evaluate(engine, set, strategies, { ...params, retriever, budgetTokens }, (p) => bar.update(p.done, p.total))));
+          const base = rows.length;
+          const got = await evaluate(engine, set, strategies, { ...params, retriever, budgetTokens }, (p) => bar.update(p.done, p.total), collector ? (row, q, blocks) => collector.add(base + row, q, blocks) : undefined);
+          rows.push(...got);
         }
       }
     }
   });
+  const answered = answerOptions && collector ? await runCliAnswers(answerOptions, set, engine.corpus.docs, rows, collector.result(rows.length)) : null;
   const seconds = (performance.now() - t0) / 1000;
   const embedderName = embedderLabel(engine);
-  if (values.json) return printJson(set, engine, rows);
+  if (values.json) return printJson(set, engine, rows, answered?.results);
   const c = engine.corpus;
   console.log(`dataset ${set.name}: ${c.docs.length} documents, ${c.sentences.length} sentences, ${set.questions.length} questions${set.skipped.length ? ` (${set.skipped.length} rows skipped)` : ''}`);
   if (sourceLineOf(set)) console.log(`questions: ${sourceLineOf(set)}`);
@@ -45,5 +54,6 @@ export async function cmdEval(values: Values, files: string[] = []): Promise<voi
   const late = values['late-chunking'] ? lateDifferenceLines(rows) : [];
   console.log(metricsTable(rows, budgetList.length > 1, late.length ? pointLabel : undefined));
   if (late.length) console.log(`\nlate chunking minus plain vectors, answer in context (paired 95 % interval):\n${late.join('\n')}`);
+  if (answered) console.log(`\n${answersTable(answered.results.map((a) => ({ row: rows[a.ref.point]!, answer: a })), budgetList.length > 1)}`);
   console.log(`\n${seconds.toFixed(1)}s`);
 }

@@ -5,6 +5,13 @@ import { unitKinds } from '../../core/eval/run-eval';
 import { defaultSweep, recommend, sweep, sweepSize, type SweepPoint } from '../../core/eval/sweep';
 import { lexicalLabel } from '../../core/index/lexical-index';
 import { BASELINE, strategyWords } from '../../core/strategies/registry';
+import { ANSWER_METRIC_LABELS, ANSWER_RANKING_METRICS, type AnswerRankingMetric } from '../../core/answers/answer-metrics';
+import { BLOCK_ORDER_WORDS } from '../../core/answers/block-order';
+import { ContextCollector } from '../../core/answers/contexts';
+import { recommendByAnswers, type AnswerRecommendation, type AnsweredPoint } from '../../core/answers/recommend';
+import type { ContextBlock } from '../../core/types';
+import { readAnswerOptions, runCliAnswers } from '../answers-cli';
+import { answersTable } from '../answers-table';
 import { applyContextual } from '../contextual-cli';
 import { embedAll } from '../engine-setup';
 import { embedderLabel, loadReranker, prepareEval, printJson } from '../eval-setup';
@@ -20,8 +27,14 @@ export async function cmdSweep(values: Values, files: string[] = []): Promise<vo
   const base = retrieval(values, { topK: 50, budget: 512 }); // validated before any work
   const budgetList = budgets(values, [256, 512]);
   if (budgetList.includes(null)) throw new UsageError('--sweep compares strategies at equal budgets: give --budget TOKENS[,TOKENS…]');
-  const metric = list(values.metric, RANKING_METRICS, 'metric', [RANKING_METRICS[0]!])[0]!;
+  const chosen = list(values.metric, [...RANKING_METRICS, ...ANSWER_RANKING_METRICS], 'metric', [RANKING_METRICS[0]!])[0]!;
+  const answerOptions = readAnswerOptions(values);
+  const byAnswer = (ANSWER_RANKING_METRICS as readonly string[]).includes(chosen);
+  if (byAnswer && !answerOptions) throw new UsageError(`--metric ${chosen} ranks by the answers: add --answers and a generator`);
+  const metric = byAnswer ? RANKING_METRICS[0]! : (chosen as (typeof RANKING_METRICS)[number]);
+  const answerMetric: AnswerRankingMetric = byAnswer ? (chosen as AnswerRankingMetric) : 'answerF1';
   const { set, engine, strategies, retrievers } = await prepareEval(values, structure(values), files);
+  const collector = answerOptions ? new ContextCollector(engine.corpus) : null;
   checkLateChunking(engine, values);
   engine.reranker = await loadReranker(values);
   const spec = defaultSweep({ strategies, retrievers: [...retrievers], budgets: budgetList as number[], topK: base.topK, rerank: engine.reranker ? [false, true] : [false] });
@@ -40,16 +53,24 @@ export async function cmdSweep(values: Values, files: string[] = []): Promise<vo
         for (const l of lexical) {
           engine.setLexical(l);
           const bar = new ProgressBar(`sweep ${sweepSize(spec)} points${headers ? ' · headers on' : ''}${contextual ? ' · contextual on' : ''}${lexical.length > 1 ? ` · ${lexicalLabel(l)}` : ''}`);
-          points.push(...(await sweep(engine, set, spec, { onProgress: (p) => bar.update(p.done, p.total) })));
+          const base = points.length;
+          const got = await sweep(engine, set, spec, { onProgress: (p) => bar.update(p.done, p.total), ...(collector ? { onBlocks: (point: number, q: number, blocks: ContextBlock[]) => collector.add(base + point, q, blocks) } : {}) });
+          points.push(...got);
         }
       }
     }
   });
+  const answered = answerOptions && collector ? await runCliAnswers(answerOptions, set, engine.corpus.docs, points, collector.result(points.length)) : null;
   const seconds = (performance.now() - t0) / 1000;
   const embedderName = embedderLabel(engine);
-  if (values.json) return printJson(set, engine, points);
-  console.log(`sweep on ${set.name}: ${engine.corpus.docs.length} documents, ${set.questions.length} questions, ${points.length} points · embedder ${embedderName} · best by ${metric}`);
+  if (values.json) return printJson(set, engine, points, answered?.results);
+  console.log(`sweep on ${set.name}: ${engine.corpus.docs.length} documents, ${set.questions.length} questions, ${points.length} points · embedder ${embedderName} · best by ${byAnswer ? chosen : metric}`);
   if (sourceLineOf(set)) console.log(`questions: ${sourceLineOf(set)}`);
+  if (answered) {
+    const answeredPoints: AnsweredPoint[] = answered.results.map((a) => ({ ...points[a.ref.point]!, order: a.ref.order, answer: a }));
+    printAnswerRecommendations(recommendByAnswers(answeredPoints, answerMetric));
+    if (byAnswer) return console.log(`\n${seconds.toFixed(1)}s`);
+  }
   for (const rec of recommend(points, metric)) {
     const b = rec.best;
     // The margin's paired bootstrap interval: is the best really better than the best baseline point?
@@ -58,4 +79,24 @@ export async function cmdSweep(values: Values, files: string[] = []): Promise<vo
     console.log(metricsTable(rec.byStrategy, false, pointLabel, metric, rec.baseline));
   }
   console.log(`\n${seconds.toFixed(1)}s`);
+}
+
+/** Per budget: the best point by the answers, and whether judging by the context would have chosen another. */
+function printAnswerRecommendations(recs: AnswerRecommendation[]): void {
+  for (const rec of recs) {
+    const b = rec.best;
+    const m = rec.metric;
+    const v = (p: AnsweredPoint) => (p.answer.metrics[m] ?? 0).toFixed(3);
+    console.log(
+      `\n== budget ${rec.budgetTokens ?? 'none'} tokens, by the answers: best ${b.strategy} (${b.retriever}; ${pointLabel(b)}; ${BLOCK_ORDER_WORDS[b.order]}) ${ANSWER_METRIC_LABELS[m]} ${v(b)}` +
+        (rec.baseline && rec.baseline !== b ? `, ${rec.margin! >= 0 ? '+' : ''}${rec.margin!.toFixed(3)} over the best ${strategyWords(BASELINE)} (${v(rec.baseline)})` : ''),
+    );
+    const c = rec.bestByContext;
+    console.log(
+      rec.differs
+        ? `   by answer in context the best is ${c.strategy} (${c.retriever}; ${pointLabel(c)}): ${c.metrics.answerInContext.toFixed(3)} in context, ${ANSWER_METRIC_LABELS[m]} ${v(c)}` + (rec.overContext ? `; best by answers minus it, paired 95 % interval ${differenceWords(rec.overContext)}` : '')
+        : '   the best point by answer in context is the same one',
+    );
+    console.log(answersTable(rec.byStrategy.map((p) => ({ row: p, answer: p.answer })), false));
+  }
 }

@@ -65,7 +65,7 @@ export function scoreOutcomes(table: AnswerTable, questions: readonly AnswerQues
     return {
       answer,
       reply: r.text,
-      failed: answer ? null : 'the reply holds no answer (only reasoning or citation marks)',
+      failed: answer ? null : r.text.trim() ? 'the reply holds no answer (only reasoning or citation marks)' : 'the reply is empty',
       exact: answer ? (s?.exact ?? null) : null,
       f1: answer ? (s?.f1 ?? null) : null,
       abstained,

@@ -107,3 +107,19 @@ export function distinctRequests(prompts: readonly AnswerPrompt[]): AnswerPrompt
   const seen = new Set<string>();
   return prompts.filter((p) => (seen.has(p.key) ? false : (seen.add(p.key), true)));
 }
+
+/**
+ * A labelled set's questions as an answer run asks them: the answerable ones in the set's order,
+ * then the unanswerable ones (the order the run's contexts are collected in). A question's
+ * language is its first target document's; without one, the corpus's most common language.
+ */
+export function answerQuestionsOf(set: { questions: readonly { id: string; question: string; answers: readonly string[]; targets: readonly { doc: string }[] }[]; unanswerable?: readonly { id: string; question: string }[] }, docs: readonly { id: string; language: string }[]): AnswerQuestion[] {
+  const languageOf = new Map(docs.map((d) => [d.id, d.language]));
+  const counts = new Map<string, number>();
+  for (const d of docs) counts.set(d.language, (counts.get(d.language) ?? 0) + 1);
+  const common = [...counts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 'en';
+  return [
+    ...set.questions.map((q) => ({ id: q.id, question: q.question, references: [...q.answers], unanswerable: false, language: languageOf.get(q.targets[0]?.doc ?? '') ?? common })),
+    ...(set.unanswerable ?? []).map((q) => ({ id: q.id, question: q.question, references: [], unanswerable: true, language: common })),
+  ];
+}

@@ -5,8 +5,10 @@
  * sends each uncached request once (a few at a time for an endpoint, one at a time for a model
  * in this browser), stores every reply as it comes, honours pause (the gate) and cancel (the
  * signal) and keeps what was made. Retries of 429 and 5xx are the caller's (generate/retry.ts);
- * a call that still fails, or whose reply is empty, is a failure — listed, never cached, never
- * scored — and a run stops when the generator has clearly gone away.
+ * a call that still fails is a failure — listed, never cached (the next run asks again), never
+ * scored — and a run stops when the generator has clearly gone away. A reply that came back is
+ * kept even when it is empty: the scorer counts it as a failed answer, and asking the same model
+ * the same thing again would give the same.
  */
 import type { ChatMessage } from '../generate/endpoint-types';
 import { ASSUMED_RATE } from '../questions/generate';
@@ -172,7 +174,6 @@ export async function runReplies(o: RunRepliesOptions): Promise<ReplyRunResult> 
         const res = await o.caller.complete(r.messages, { ...(o.signal ? { signal: o.signal } : {}), ...(r.responseFormat ? { responseFormat: r.responseFormat } : {}) });
         if (res.stopped || o.signal?.aborted) return; // a reply cut short by cancel is not kept
         const ms = now() - t0;
-        if (!res.text.trim()) throw new Error('the reply is empty');
         const reply: CachedReply = {
           text: res.text,
           promptTokens: res.usage?.promptTokens ?? r.promptTokens,

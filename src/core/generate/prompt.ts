@@ -52,6 +52,9 @@ export interface AssembledPrompt {
   fixedTokens: number;
 }
 
+/** Role markers and separators a chat template adds per message: an estimate, for endpoints whose tokenizer is not here. */
+export const CHAT_MESSAGE_TOKENS = 4;
+
 export const DEFAULT_INSTRUCTIONS =
   'Answer the question using only the numbered sources below. Cite every claim with the number of its source in square brackets, like [1] or [2][3]. If the sources do not contain the answer, say that you cannot answer from them.';
 
