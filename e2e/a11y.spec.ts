@@ -106,13 +106,13 @@ test('every view at 1280, 1920 and 390 px and in dark mode: no serious axe viola
   await page.keyboard.press('End');
   await page.keyboard.press('Home');
   await expect(explore).toHaveAttribute('aria-selected', 'true');
-  await expect(page.getByLabel('Question')).toBeVisible();
+  await expect(page.getByLabel('Question', { exact: true })).toBeVisible();
 
   await page.getByRole('button', { name: 'Load sample corpus' }).click();
   const docs = page.getByRole('list', { name: 'Indexed documents' });
   await expect(docs.locator('li.doc:not(.pending)')).toHaveCount(8, { timeout: 120_000 });
   await expect(docs.getByText('ready', { exact: true })).toHaveCount(8, { timeout: 240_000 });
-  await page.getByLabel('Question').fill(QUESTION);
+  await page.getByLabel('Question', { exact: true }).fill(QUESTION);
   await page.getByRole('button', { name: 'Ask' }).click();
   const windows = page.getByRole('region', { name: /^Sentence windows/ });
   await expect(windows.locator('article.block').first()).toBeVisible({ timeout: 30_000 });

@@ -13,7 +13,7 @@ test('after a question at 1280×800 the first results are visible without scroll
   await expect(page.getByRole('region', { name: 'Models' }).getByText(/TEST MODEL — random vectors/)).toBeVisible({ timeout: 60_000 });
   await page.getByRole('button', { name: 'Load sample corpus' }).click();
   await expect(page.getByRole('list', { name: 'Indexed documents' }).getByText('ready', { exact: true })).toHaveCount(8, { timeout: 180_000 });
-  await page.getByLabel('Question').fill('What are the characteristics of trustworthy AI?');
+  await page.getByLabel('Question', { exact: true }).fill('What are the characteristics of trustworthy AI?');
   await page.getByRole('button', { name: 'Ask' }).click();
   const first = page.getByRole('region', { name: /^Sentence windows/ }).locator('article.block').first();
   await expect(first).toBeVisible({ timeout: 60_000 });

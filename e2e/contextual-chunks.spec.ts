@@ -68,7 +68,7 @@ test('an endpoint writes contexts that the Contextual chunks column shows and us
   await expect(panel.getByText('The contexts written are kept; units without one are retrieved by their plain text. Writing again sends only those.')).toBeVisible();
 
   // The column: contexts on the blocks that have one, the rest plain, and it says how many.
-  await page.getByLabel('Question').fill('ferry engine lighthouse shipyard');
+  await page.getByLabel('Question', { exact: true }).fill('ferry engine lighthouse shipyard');
   await page.getByRole('button', { name: 'Ask' }).click();
   const contextual = column(page, 'Contextual chunks');
   await expect(contextual.locator('article.block').first()).toBeVisible({ timeout: 60_000 });
@@ -94,7 +94,7 @@ test('an endpoint writes contexts that the Contextual chunks column shows and us
 
   // Used: every context names the document ("Harbour log"), so BM25 finds every sentence by that word in the
   // Contextual chunks column, and only the heading in the plain Sentence hits column.
-  await page.getByLabel('Question').fill('harbour');
+  await page.getByLabel('Question', { exact: true }).fill('harbour');
   await page.getByRole('button', { name: 'Ask' }).click();
   await expect(contextual.locator('article.block')).toHaveCount(9, { timeout: 30_000 });
   await expect(column(page, 'Sentence hits').locator('article.block')).toHaveCount(1);

@@ -27,7 +27,7 @@ test('the worker crashes mid-indexing: it is restarted, indexed documents are ke
   await expect(list).toContainText('beta.md');
 
   // The restarted worker answers questions over what was kept.
-  await page.getByLabel('Question').fill('axolotl');
+  await page.getByLabel('Question', { exact: true }).fill('axolotl');
   await page.getByRole('button', { name: 'Ask' }).click();
   await expect(page.getByRole('region', { name: /^Sentence hits/ }).locator('mark').first()).toContainText('axolotl');
 
@@ -58,7 +58,7 @@ test('with a storage quota of one byte the app keeps working in memory and says 
   await page.goto('/?em=none');
   await page.locator('input[type=file]').setInputFiles([md('kept.md', 'Quolls are marsupials that live in Australia and New Guinea.')]);
   await expect(page.getByRole('banner')).toContainText('Persistence is off (the browser storage quota is full): work is kept in memory only.', { timeout: 30_000 });
-  await page.getByLabel('Question').fill('Where do quolls live?');
+  await page.getByLabel('Question', { exact: true }).fill('Where do quolls live?');
   await page.getByRole('button', { name: 'Ask' }).click();
   await expect(page.getByRole('region', { name: /^Sentence hits/ }).locator('mark').first()).toContainText('Quolls');
 });

@@ -68,7 +68,7 @@ test('an endpoint writes a title and summary that go into the headers, and the o
   await page.getByLabel('Contextual chunk headers').check();
   await expect(editor.getByText(/Contextual headers are off/)).toBeHidden();
   await expect(docs.getByText('ready')).toHaveCount(1, { timeout: 120_000 });
-  await page.getByLabel('Question').fill(QUESTION);
+  await page.getByLabel('Question', { exact: true }).fill(QUESTION);
   await page.getByRole('button', { name: 'Ask' }).click();
   const firstHeader = column(page, 'Sentence windows').locator('article.block').first().locator('.block-header');
   await expect(firstHeader).toContainText(`Document context: the following excerpt is from a document titled '${ownTitle}'.`, { timeout: 120_000 });

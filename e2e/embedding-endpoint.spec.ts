@@ -70,7 +70,7 @@ test('the mock endpoint embeds the sample corpus after consent, and a reload sen
   expect(sent.length).toBeGreaterThanOrEqual(units);
   expect(sent.some((t) => t.includes('LISBON (capital)'))).toBe(true);
 
-  await page.getByLabel('Question').fill(QUESTION);
+  await page.getByLabel('Question', { exact: true }).fill(QUESTION);
   await page.getByRole('button', { name: 'Ask' }).click();
   const sentences = page.getByRole('region', { name: /^Sentence hits/ });
   const hybrid = page.getByRole('region', { name: /^Hybrid RRF/ });

@@ -30,7 +30,7 @@ test('presets show their settings, another id its guesses; the static test model
   await page.locator('input[type=file]').setInputFiles([{ name: 'factbook_portugal.md', mimeType: 'text/markdown', buffer: readFileSync(resolve(samples, 'factbook_portugal.md')) }]);
   const docs = page.getByRole('list', { name: 'Indexed documents' });
   await expect(docs.getByText('ready')).toHaveCount(1, { timeout: 120_000 });
-  await page.getByLabel('Question').fill('What is the capital of Portugal?');
+  await page.getByLabel('Question', { exact: true }).fill('What is the capital of Portugal?');
   await page.getByRole('button', { name: 'Ask' }).click();
   const hits = page.getByRole('region', { name: /^Sentence hits/ });
   await expect(hits.locator('article.block').first()).toBeVisible({ timeout: 60_000 });

@@ -28,7 +28,7 @@ async function columnsText(page: Page): Promise<Record<string, string[]>> {
 }
 
 async function ask(page: Page): Promise<Record<string, string[]>> {
-  await page.getByLabel('Question').fill(QUESTION);
+  await page.getByLabel('Question', { exact: true }).fill(QUESTION);
   await page.getByRole('button', { name: 'Ask' }).click();
   await expect(page.getByRole('region', { name: /^Sentence hits/ }).locator('article.block').first()).toBeVisible({ timeout: 30_000 });
   // The whole answer is drawn: no column, block or the strip is busy (a block's text past its head joins a frame

@@ -31,7 +31,7 @@ async function drop(page: Page, files: Upload[]): Promise<void> {
   await page.locator('input[type=file]').setInputFiles(files);
 }
 async function ask(page: Page, question: string): Promise<void> {
-  await page.getByLabel('Question').fill(question);
+  await page.getByLabel('Question', { exact: true }).fill(question);
   await page.getByRole('button', { name: 'Ask' }).click();
 }
 /** Indexing of the last drop has finished (the cancel button is gone, nothing pending). */
@@ -152,7 +152,7 @@ test('a 10,000-character question is answered and the page does not freeze', asy
   await expect(hits.locator('mark').first()).toContainText('tea');
   await expect(page.getByRole('alert')).toHaveCount(0);
   // Still responsive: the question box takes typing at once, and a new question is answered.
-  const box = page.getByLabel('Question');
+  const box = page.getByLabel('Question', { exact: true });
   await box.fill('');
   await box.pressSequentially('green tea', { delay: 10, timeout: 5_000 });
   await expect(box).toHaveValue('green tea', { timeout: 5_000 });

@@ -32,7 +32,7 @@ async function askAboutNuts(page: Page, outside?: string[]): Promise<void> {
   await expect(page.getByRole('region', { name: 'Models' }).getByText(/TEST MODEL — random vectors/)).toBeVisible({ timeout: 60_000 });
   await page.locator('input[type=file]').setInputFiles([{ name: 'faa_amt_handbook_p7-45.pdf', mimeType: 'application/pdf', buffer: readFileSync(resolve(samples, 'faa_amt_handbook_p7-45.pdf')) }]);
   await expect(page.getByRole('list', { name: 'Indexed documents' }).getByText('ready')).toHaveCount(1, { timeout: 120_000 });
-  await page.getByLabel('Question').fill(QUESTION);
+  await page.getByLabel('Question', { exact: true }).fill(QUESTION);
   await page.getByRole('button', { name: 'Ask' }).click();
   await expect(page.getByRole('region', { name: /^Sentence windows/ }).locator('article.block').first()).toBeVisible({ timeout: 30_000 });
 }

@@ -81,7 +81,7 @@ test('the semantic column searches again by itself when its vectors arrive, and 
   await page.locator('input[type=file]').setInputFiles([doc('first.md', 300, 1), doc('second.md', 300, 2)]);
   await expect(docList(page).locator('li.doc:not(.pending)')).toHaveCount(2, { timeout: 60_000 });
   // Asked once, while embedding goes on (semantic chunks are cut last).
-  await page.getByLabel('Question').fill('Which lantern guards the orchard?');
+  await page.getByLabel('Question', { exact: true }).fill('Which lantern guards the orchard?');
   await page.getByRole('button', { name: 'Ask' }).click();
   const column = page.getByRole('region', { name: /^Semantic chunks/ });
   await expect(column.getByRole('list', { name: 'Notes' })).toContainText('embedding continues', { timeout: 30_000 });
@@ -101,7 +101,7 @@ test('with a small storage quota, the banner changes when the vectors cannot be 
   await expect(docList(page).locator('li.doc:not(.pending)')).toHaveCount(1, { timeout: 60_000 });
   await expect(banner(page)).toContainText('Persistence is off (the browser storage quota is full; the vectors of long.md could not be stored): work is kept in memory only.', { timeout: 120_000 });
   // The work goes on in memory.
-  await page.getByLabel('Question').fill('Which lantern guards the orchard?');
+  await page.getByLabel('Question', { exact: true }).fill('Which lantern guards the orchard?');
   await page.getByRole('button', { name: 'Ask' }).click();
   await expect(page.getByRole('region', { name: /^Sentence hits/ }).locator('article.block').first()).toBeVisible();
 });

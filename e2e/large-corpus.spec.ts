@@ -133,7 +133,7 @@ test('a 100k-sentence corpus with vectors opens in the tab, answers a question, 
 
   // A second question, on another article: its answer is found too.
   t = Date.now();
-  await page.getByRole('search').getByLabel('Question').fill(SECOND);
+  await page.getByRole('search').getByLabel('Question', { exact: true }).fill(SECOND);
   await page.getByRole('search').getByRole('button', { name: 'Ask' }).click();
   await expect.poll(async () => (await blocks(page)).some((b) => b.includes('Denver Broncos')), { timeout: 60_000 }).toBe(true);
   await expect(page.getByRole('group', { name: 'Strategy columns' })).toHaveAttribute('aria-busy', 'false', { timeout: 60_000 });

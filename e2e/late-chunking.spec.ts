@@ -41,7 +41,7 @@ test('late chunking: made in the background, said in the columns, kept across a 
   const docs = page.getByRole('list', { name: 'Indexed documents' });
   await expect(docs.getByText('ready', { exact: true })).toHaveCount(1, { timeout: 120_000 });
   await expect(page.getByRole('button', { name: 'Pause embedding' })).toHaveCount(0, { timeout: 120_000 });
-  await page.getByLabel('Question').fill('What towed the ferry?');
+  await page.getByLabel('Question', { exact: true }).fill('What towed the ferry?');
   await page.getByRole('button', { name: 'Ask' }).click();
   const hits = page.getByRole('region', { name: /^Sentence hits/ });
   await expect(hits.locator('article.block').first()).toBeVisible({ timeout: 60_000 });

@@ -18,7 +18,7 @@ const drop = (page: Page, files: Upload[]) => page.locator('input[type=file]').s
 
 /** Asks a question and returns the first sentence hit's highlighted words. */
 async function firstHit(page: Page, question: string) {
-  await page.getByLabel('Question').fill(question);
+  await page.getByLabel('Question', { exact: true }).fill(question);
   await page.getByRole('button', { name: 'Ask' }).click();
   return page.getByRole('region', { name: /^Sentence hits/ }).locator('mark').first();
 }

@@ -14,7 +14,7 @@ test('the map of the corpus shows the query and what each strategy retrieved; a 
   const docs = page.getByRole('list', { name: 'Indexed documents' });
   await expect(docs.locator('li.doc:not(.pending)')).toHaveCount(8, { timeout: 120_000 });
   await expect(docs.getByText('ready', { exact: true })).toHaveCount(8, { timeout: 180_000 });
-  await page.getByLabel('Question').fill('What are the characteristics of trustworthy AI?');
+  await page.getByLabel('Question', { exact: true }).fill('What are the characteristics of trustworthy AI?');
   await page.getByRole('button', { name: 'Ask' }).click();
   await expect(page.getByRole('region', { name: /^Sentence windows/ }).locator('article.block').first()).toBeVisible({ timeout: 30_000 });
 

@@ -57,7 +57,7 @@ test('a new user indexes three documents, compares every strategy, tunes, and fi
   await expect(docs).toContainText('zh');
   await shot(page, info, 'indexed');
 
-  await page.getByLabel('Question').fill('How do self-locking nuts stay tight despite vibration?');
+  await page.getByLabel('Question', { exact: true }).fill('How do self-locking nuts stay tight despite vibration?');
   await page.getByRole('button', { name: 'Ask' }).click();
   for (const name of COLUMNS) {
     const col = column(page, name);
@@ -108,7 +108,7 @@ test('a new user indexes three documents, compares every strategy, tunes, and fi
   // Everything is still there after a reload.
   await page.reload();
   await expect(page.getByRole('list', { name: 'Indexed documents' }).locator('li.doc:not(.pending)')).toHaveCount(3, { timeout: 60_000 });
-  await expect(page.getByLabel('Question')).toHaveValue('How do self-locking nuts stay tight despite vibration?');
+  await expect(page.getByLabel('Question', { exact: true })).toHaveValue('How do self-locking nuts stay tight despite vibration?');
   await expect(column(page, 'Sentence hits').locator('mark').first()).toBeVisible({ timeout: 60_000 });
   await shot(page, info, 'after-reload');
 

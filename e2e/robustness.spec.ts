@@ -18,13 +18,13 @@ test('pasted text with markup payloads is indexed and shown as text, never execu
   await page.getByLabel('Paste text').fill(PAYLOAD);
   await page.getByRole('button', { name: 'Add pasted text' }).click();
   await expect(page.getByRole('list', { name: 'Indexed documents' }).locator('li.doc')).toHaveCount(1);
-  await page.getByLabel('Question').fill('How many minutes does its light take to reach Earth?');
+  await page.getByLabel('Question', { exact: true }).fill('How many minutes does its light take to reach Earth?');
   await page.getByRole('button', { name: 'Ask' }).click();
   const hits = page.getByRole('region', { name: /^Sentence hits/ });
   await expect(hits.locator('mark').first()).toContainText('eight minutes');
   // Without a model, BM25 results are shown, labelled with the reason.
   await expect(hits).toContainText('no embedding model loaded: BM25 results only');
-  await page.getByLabel('Question').fill('planet closest to the Sun');
+  await page.getByLabel('Question', { exact: true }).fill('planet closest to the Sun');
   await page.getByRole('button', { name: 'Ask' }).click();
   // Markdown's raw HTML is reduced to its text: the script's body is inert text, the tags are gone.
   await expect(hits).toContainText('window.__pwned = true');
@@ -43,7 +43,7 @@ test('a bad file gets its own message and the good one is still indexed', async 
   await expect(problems).toContainText('empty.txt: the file is empty');
   await expect(problems).toContainText('broken.pdf: not a readable PDF');
   await expect(page.getByRole('list', { name: 'Indexed documents' }).locator('li.doc:not(.pending)')).toHaveCount(1);
-  await page.getByLabel('Question').fill('How is black tea made?');
+  await page.getByLabel('Question', { exact: true }).fill('How is black tea made?');
   await page.getByRole('button', { name: 'Ask' }).click();
   await expect(page.getByRole('region', { name: /^Sentence hits/ }).locator('mark').first()).toHaveText(/Black tea is fully oxidised/);
 });
@@ -64,7 +64,7 @@ test('when the chosen model cannot be downloaded (offline), BM25 results are sho
   await page.locator('details.paste summary').click();
   await page.getByLabel('Paste text').fill('Green tea is made from unoxidised leaves. Black tea is fully oxidised.');
   await page.getByRole('button', { name: 'Add pasted text' }).click();
-  await page.getByLabel('Question').fill('black tea oxidised');
+  await page.getByLabel('Question', { exact: true }).fill('black tea oxidised');
   await page.getByRole('button', { name: 'Ask' }).click();
   const hits = page.getByRole('region', { name: /^Sentence hits/ });
   await expect(hits.locator('mark').first()).toHaveText(/Black tea is fully oxidised/);

@@ -15,7 +15,7 @@ test('the sample corpus loads with its attribution, and embedding can be paused 
   const pause = page.getByRole('button', { name: 'Pause embedding' });
   await pause.click({ timeout: 60_000 });
   await expect(page.getByText('Embedding is paused')).toBeVisible();
-  await page.getByLabel('Question').fill('What are the characteristics of trustworthy AI?');
+  await page.getByLabel('Question', { exact: true }).fill('What are the characteristics of trustworthy AI?');
   await page.getByRole('button', { name: 'Ask' }).click();
   await expect(page.getByRole('region', { name: /^Sentence hits/ }).locator('article.block').first()).toBeVisible();
   await page.screenshot({ path: info.outputPath('paused.png'), fullPage: true });

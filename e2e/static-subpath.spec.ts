@@ -26,7 +26,7 @@ test('the built app works from a plain static server under /rag-lab/', async ({ 
     await page.getByLabel('Paste text').fill('# Tides\n\nThe Moon pulls the oceans and makes the tides. Spring tides happen at new and full moon.\n\n# Volcanoes\n\nMagma rises through the crust and erupts as lava.');
     await page.getByRole('button', { name: 'Add pasted text' }).click();
     await expect(page.getByRole('list', { name: 'Indexed documents' }).getByText('ready')).toHaveCount(1, { timeout: 60_000 });
-    await page.getByLabel('Question').fill('What makes the tides?');
+    await page.getByLabel('Question', { exact: true }).fill('What makes the tides?');
     await page.getByRole('button', { name: 'Ask' }).click();
     await expect(page.getByRole('region', { name: /^Sentence windows/ }).locator('article.block').first()).toContainText('The Moon pulls the oceans');
     // Everything came from under the sub-path: the wasm, the worker, the model files.

@@ -21,9 +21,10 @@ interface SampleEntry {
 
 const dir = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'public', 'samples');
 const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as {
+  questions: { file: string; description: string };
   documents: SampleEntry[];
 };
-const present = readdirSync(dir).filter((f) => f !== 'manifest.json' && f !== 'ATTRIBUTION.md');
+const present = readdirSync(dir).filter((f) => f !== 'manifest.json' && f !== 'ATTRIBUTION.md' && f !== manifest.questions.file);
 
 /** Staged documents that must never be shipped (licence unverified, non-commercial, share-alike). */
 const EXCLUDED = [
@@ -108,4 +109,22 @@ describe('sample corpus (public/samples)', () => {
     const total = present.reduce((sum, f) => sum + statSync(join(dir, f)).size, 0);
     expect(total).toBeLessThan(4 * 1024 * 1024);
   });
+});
+
+describe('the sample question set (public/samples/questions.jsonl)', () => {
+  it('resolves every question onto the sample documents as the page loads them, none skipped', async () => {
+    const { loadFiles } = await import('./cli/engine-setup');
+    const { importJsonl } = await import('./core/questions/formats/jsonl');
+    const docs = await loadFiles(manifest.documents.map((d) => join(dir, d.file)));
+    const { set, skipped } = importJsonl(readFileSync(join(dir, manifest.questions.file), 'utf8'), docs, manifest.questions.file);
+    expect(skipped).toEqual([]);
+    expect(set.questions).toHaveLength(17);
+    expect(set.questions.filter((q) => q.unanswerable).map((q) => q.id)).toEqual(['unanswerable-portugal-stadium', 'unanswerable-nist-price']);
+    for (const q of set.questions) {
+      expect(q.source).toEqual({ kind: 'imported', file: "the sample corpus's question set (answers marked by hand)" });
+      for (const a of q.answers) expect(docs.find((d) => d.id === a.doc)!.text.slice(a.start, a.end), q.id).toBe(a.text);
+    }
+    // Every document is asked about.
+    expect(new Set(set.questions.flatMap((q) => q.answers.map((a) => a.doc))).size).toBe(8);
+  }, 60_000);
 });

@@ -21,7 +21,7 @@ import { decodeView } from './url-state';
 import { loadModels, writeUrl } from './view-actions';
 import { WorkerClient } from './worker-client';
 
-export { addFiles, addText, cancelIndexing, cancelLoading, clearCorpus, dismissProblems, loadAnyway, loadSampleCorpus, removeDocument, retryFailed, setDocumentContext, setEmbedding } from './corpus-actions';
+export { addFiles, addText, cancelIndexing, cancelLoading, clearCorpus, dismissProblems, loadAnyway, removeDocument, retryFailed, setDocumentContext, setEmbedding } from './corpus-actions';
 export { closeDocument, getDocumentText, openBlock, search } from './searches';
 export { endpointSendPlan, setColumns, setCompare, setIndexBackend, setModel, setQuery, setRetrieval, setStructure } from './view-actions';
 /** The worker client, for the corpus map's store; null before the lab has started. */

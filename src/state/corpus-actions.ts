@@ -137,16 +137,6 @@ export async function addText(text: string): Promise<void> {
   void search();
 }
 
-/** Fetches the shipped sample documents (same origin) and adds them like dropped files. */
-export async function loadSampleCorpus(): Promise<void> {
-  const base = new URL('./samples/', document.baseURI);
-  const manifest = (await (await fetch(new URL('manifest.json', base))).json()) as { documents: { file: string }[] };
-  const files = await Promise.all(
-    manifest.documents.map(async (d) => new File([await (await fetch(new URL(d.file, base))).arrayBuffer()], d.file.split('/').pop()!)),
-  );
-  await addFiles(files);
-}
-
 /** Files refused as too large for the tab, offered for "Load anyway" (until loaded, dismissed or cleared). */
 function offerAnyway(files: File[]): void {
   useCorpus.setState((s) => ({ oversized: [...s.oversized.filter((o) => !files.some((f) => f.name === o.name)), ...files] }));

@@ -7,6 +7,7 @@ import { ApproxTokenCounter } from '../core/segment/tokens';
 import { assemblePrompt, CHAT_MESSAGE_TOKENS, type AssembledPrompt, type PromptBlock } from '../core/generate/prompt';
 import { describeRequest, GenerationError, streamChat, type ChatMessage, type EndpointConfig, type GenerationErrorKind, type StreamOptions, type StreamResult } from '../core/generate/openai';
 import { chatWithRetry } from '../core/generate/retry';
+import { endpointIdentity, ENDPOINT_CONCURRENCY, localIdentity } from '../core/answers/generators';
 import ortMjs from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.mjs?url';
 import ortWasm from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url';
 import { RpcClient } from '../rpc/client';
@@ -34,6 +35,10 @@ export interface GenerateOptions {
 export interface Generator {
   /** "Qwen2.5-0.5B-Instruct in this browser (WASM)" or "llama3.2 at http://localhost:11434/v1/chat/completions". */
   readonly label: string;
+  /** What makes its replies what they are (endpoint URL and model, or model and precision): answer runs key their cache by it. */
+  readonly identity: string;
+  /** Calls an answer run may have in flight at once. */
+  readonly concurrency: number;
   readonly contextTokens: number;
   /** What the token counts are counted with. */
   readonly counter: string;
@@ -51,10 +56,15 @@ const PER_MESSAGE = CHAT_MESSAGE_TOKENS;
 
 export class EndpointGenerator implements Generator {
   readonly counter = 'approx (the endpoint’s tokenizer is not available in the browser)';
+  readonly concurrency = ENDPOINT_CONCURRENCY;
   constructor(
     private readonly endpoint: EndpointConfig,
     readonly contextTokens: number,
   ) {}
+
+  get identity(): string {
+    return endpointIdentity(this.endpoint);
+  }
 
   get label(): string {
     let where = this.endpoint.baseUrl;
@@ -186,19 +196,24 @@ export class LocalGeneratorProxy implements Generator {
   readonly counter: string;
   readonly contextTokens: number;
   readonly label: string;
+  readonly identity: string;
+  /** One model in one worker answers one prompt at a time. */
+  readonly concurrency = 1;
   private constructor(
     private readonly client: GenerationWorkerClient,
     info: LoadedGenerator,
+    dtype: string,
   ) {
     this.counter = `${info.counter} tokenizer`;
     this.contextTokens = info.contextTokens;
     this.label = `${info.model} in this browser (${info.device === 'webgpu' ? 'WebGPU' : 'WASM'})`;
+    this.identity = localIdentity(info.model, dtype);
   }
 
   static async load(client: GenerationWorkerClient, choice: LocalModelChoice, threads: number, onProgress: (p: GenerationProgress) => void): Promise<LocalGeneratorProxy> {
     const abs = (u: string) => new URL(u, document.baseURI).href;
     const info = await client.request('load', { choice, modelsUrl: abs('./models/'), ortWasm: { mjs: abs(ortMjs), wasm: abs(ortWasm) }, threads }, onProgress);
-    return new LocalGeneratorProxy(client, info);
+    return new LocalGeneratorProxy(client, info, choice.dtype);
   }
 
   assemble(question: string, blocks: PromptBlock[], options: AssembleOptions): Promise<AssembledPrompt> {

@@ -1,4 +1,6 @@
 /** The lab protocol's evaluation (joined into LabApi in protocol.ts): an imported set, a sweep, a question replayed. */
+import type { AnswerQuestion } from '../core/answers/answer-prompts';
+import type { HandedContexts } from '../core/answers/contexts';
 import type { MetricName, Recommendation, SweepPoint } from '../core/eval/sweep';
 import type { RetrievalParams, RetrieverName, StrategyName } from '../core/retrieve/params';
 import type { QuestionEvalChoice, QuestionRunInfo, QuestionSourceOf } from './question-protocol';
@@ -39,6 +41,8 @@ export interface EvalRunSpec {
   metric: MetricName;
   /** Run on the corpus's question set (all, marked or generated questions) instead of the imported set. */
   questions?: QuestionEvalChoice;
+  /** Keep what every point handed over for every question (unanswerable ones too), for an answer run. */
+  answers?: boolean;
 }
 
 export interface EvalPointView extends SweepPoint {
@@ -58,6 +62,11 @@ export interface EvalRunResult {
   ms: number;
   /** Runs on the question set: where its questions came from, and what was left out. */
   questionSet?: QuestionRunInfo;
+  /**
+   * With `answers`: the questions as an answer run asks them (the answerable ones in `questions`'
+   * order, then the unanswerable), and what each point (its index in `points`) handed over.
+   */
+  answering?: { questions: AnswerQuestion[]; contexts: HandedContexts };
 }
 
 /** One point, replayed for one question (the drill-down). */

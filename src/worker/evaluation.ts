@@ -2,6 +2,9 @@
  * The evaluation lab's worker side: importing labelled sets, running sweeps over the
  * engine with progress and cancel, and replaying one question at chosen points.
  */
+import { answerQuestionsOf } from '../core/answers/answer-prompts';
+import { ContextCollector } from '../core/answers/contexts';
+import type { ContextBlock } from '../core/types';
 import { readBeir } from '../core/eval/beir';
 import { DatasetError, type EvalSet } from '../core/eval/dataset';
 import { judged, scoreQuestion } from '../core/eval/metrics';
@@ -95,6 +98,8 @@ export async function runEvaluation(engine: RetrievalEngine, set: EvalSet, forma
   if (!retrievers.length) throw new Error('vector and hybrid retrieval need an embedding model: load one, or choose BM25');
   const kinds = unitKinds(spec.strategies, spec.current);
   const points: EvalPointView[] = [];
+  // With answers: what each point handed over for each question, by the point's index in `points`.
+  const collector = spec.answers ? new ContextCollector(engine.corpus) : null;
   // Semantic chunks are found with the model even when only BM25 retrieves them (all header variants share them).
   if (engine.embedder && kinds.includes('semantic')) await engine.buildSemanticChunks({ signal, onEmbedProgress: (p) => emit({ kind: 'eval', phase: 'embed', done: p.done, total: p.total, pass: 'semantic chunks' }) });
   await forEachVariant(engine, variants, async (v) => {
@@ -102,7 +107,12 @@ export async function runEvaluation(engine: RetrievalEngine, set: EvalSet, forma
     if (retrievers.some((r) => r !== 'bm25')) await embedVariant(engine, kinds, emit, signal, pass);
     // Contextual vectors of the contexts written (one embedding each; the Contextual chunks column needs them either way).
     if (engine.embedder && retrievers.some((r) => r !== 'bm25')) for (const kind of kinds) await engine.contexts.embed(kind, { signal });
-    const found = await sweep(engine, set, { ...sweepSpec, retrievers }, { signal, onProgress: (p) => emit({ kind: 'eval', phase: 'sweep', done: p.done, total: p.total, ...(pass ? { pass } : {}) }) });
+    const base = points.length;
+    const found = await sweep(engine, set, { ...sweepSpec, retrievers }, {
+      signal,
+      onProgress: (p) => emit({ kind: 'eval', phase: 'sweep', done: p.done, total: p.total, ...(pass ? { pass } : {}) }),
+      ...(collector ? { onBlocks: (point: number, q: number, blocks: ContextBlock[]) => collector.add(base + point, q, blocks) } : {}),
+    });
     points.push(...found.map((p) => ({ ...p, headers: v.headers, ...(v.late ? { late: true } : {}), ...(v.contextual ? { contextual: true } : {}), params: { ...p.params, headers: v.headers } })));
   });
   return {
@@ -111,6 +121,7 @@ export async function runEvaluation(engine: RetrievalEngine, set: EvalSet, forma
     recommendations: recommend(points, spec.metric),
     questions: set.questions.map((q) => ({ id: q.id, question: q.question, answers: q.answers })),
     ms: performance.now() - t0,
+    ...(collector ? { answering: { questions: answerQuestionsOf(set, engine.corpus.docs), contexts: collector.result(points.length) } } : {}),
   };
 }
 

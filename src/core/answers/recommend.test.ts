@@ -70,3 +70,24 @@ describe('recommending by the answers', () => {
     expect(answerPareto([w3, naive, w1, w0], 'answerF1')).toEqual([w0, w1]);
   });
 });
+
+describe('where the context and the answer disagree', () => {
+  const outcome = (o: Partial<import('./answer-metrics').AnswerOutcome>): import('./answer-metrics').AnswerOutcome => ({ answer: 'x', reply: 'x', failed: null, exact: 0, f1: 0, abstained: false, promptTokens: 10, ms: 1, cached: false, ...o });
+  it('lists answers missed in their context and answers right without it', async () => {
+    const { disagreements, rightness } = await import('./disagreements');
+    const outcomes = [
+      outcome({ exact: 1, f1: 1 }), // right, in context
+      outcome({ exact: 0, f1: 0.2 }), // wrong, in context: missed
+      outcome({ abstained: true, exact: 0, f1: 0 }), // abstained, in context: missed
+      outcome({ exact: 0, f1: 0.9 }), // right by F1, not in context
+      outcome({ exact: 0, f1: 0.6 }), // partial: neither
+      outcome({ failed: 'the reply is empty', answer: '', exact: null, f1: null }), // failed: neither
+      outcome({ exact: 0, f1: 0.1, judge: { correct: 1 } }), // the judge says right, not in context
+    ];
+    expect(outcomes.map(rightness)).toEqual(['right', 'wrong', 'wrong', 'right', 'partial', null, 'right']);
+    const slots = Int32Array.from([0, 1, 2, 3, 4, 5, 6, -1]);
+    const inContext = [1, 1, 1, 0, 1, 1, 0, 1];
+    expect(disagreements(slots, outcomes, inContext, () => false)).toEqual({ missed: [1, 2], rightWithout: [3, 6] });
+    expect(disagreements(slots, outcomes, inContext, (q) => q === 1)).toEqual({ missed: [2], rightWithout: [3, 6] });
+  });
+});

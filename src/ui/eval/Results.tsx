@@ -19,6 +19,7 @@ import {
   vsBaseline,
 } from './analysis';
 import { exportName, pointsCsv, pointsJson } from './analysis-export';
+import { download } from '../download';
 import { QuestionDrill } from './QuestionDrill';
 import { disagreementSentence, sourceDisagreements } from './by-source';
 import { QuestionSourceContext, useQuestionSource } from './source-context';
@@ -39,19 +40,6 @@ const TABLE_HEADS: Record<MetricName, string> = {
   contextPrecision: 'ctx precision',
   meanContextTokens: 'ctx tokens',
 };
-
-/** Builds the file here and hands it to the browser's download; nothing is sent anywhere. */
-function download(text: string, name: string, type: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.style.display = 'none';
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
 
 function Recommendations({ recs }: { recs: Recommendation[] }) {
   const source = useQuestionSource();

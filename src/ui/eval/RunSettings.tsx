@@ -151,6 +151,15 @@ export function RunSettings() {
             </select>
           </div>
         </fieldset>
+        <fieldset>
+          <legend>Judge by the answer</legend>
+          <Check
+            label="Answer each point’s context with the generator"
+            checked={s.answers}
+            onChange={(on) => set({ answers: on })}
+            hint="(keeps what every point hands over; after the run the page says what answering costs and waits for Start)"
+          />
+        </fieldset>
       </div>
       <div className="eval-run">
         <button type="button" className="primary" disabled={Boolean(problem) || running} onClick={run}>

@@ -78,6 +78,7 @@ export function runSpec(choice: RunChoice, available: Availability): Omit<EvalRu
     ...(choice.contextual ? { contextual: true } : {}),
     rerank: choice.rerank && available.reranker,
     metric: choice.metric,
+    ...(choice.answers ? { answers: true } : {}),
   };
 }
 

@@ -20,6 +20,8 @@ export type EvalSettings = {
   /** Contextual retrieval off and on (the contexts written so far). */
   contextual: boolean;
   rerank: boolean;
+  /** Keep every point's context for an answer run (judge by what the generator answers). */
+  answers: boolean;
   metric: MetricName;
   filter: string;
   page: number;
@@ -39,6 +41,7 @@ export const DEFAULT_EVAL_SETTINGS: EvalSettings = {
   late: false,
   contextual: false,
   rerank: false,
+  answers: false,
   metric: 'answerInContext',
   filter: '',
   page: 0,
