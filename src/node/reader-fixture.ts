@@ -33,3 +33,12 @@ export function extractiveReader(call: ChatCall): ChatReply {
   }
   return { content: best ? `${best.text.replace(/[.。]$/u, '')} [${best.n}].` : 'I cannot answer from the sources.' };
 }
+
+/** `npx tsx src/node/reader-fixture.ts [--delay MS]`: serves the reader on a free port and prints its URL (Ctrl-C to stop). */
+if (process.argv[1] && import.meta.url === (await import('node:url')).pathToFileURL(process.argv[1]).href) {
+  const { startOpenAIFixture } = await import('./openai-fixture');
+  const at = process.argv.indexOf('--delay');
+  const delayMs = at > 0 ? Number(process.argv[at + 1]) : 0;
+  const f = await startOpenAIFixture({ chat: (c) => ({ ...extractiveReader(c), ...(delayMs ? { delayMs } : {}) }) });
+  process.stdout.write(`extractive reader listening at ${f.url} (any model name; Ctrl-C to stop)\n`);
+}

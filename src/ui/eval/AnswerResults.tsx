@@ -1,5 +1,5 @@
 import { lazy, Suspense, useId, useMemo, useState } from 'react';
-import { ANSWER_METRIC_LABELS, type AnswerMetricName, type AnswerRankingMetric } from '../../core/answers/answer-metrics';
+import { ANSWER_METRIC_LABELS, answerDifference, type AnswerMetricName, type AnswerRankingMetric } from '../../core/answers/answer-metrics';
 import { BLOCK_ORDER_WORDS } from '../../core/answers/block-order';
 import { disagreements } from '../../core/answers/disagreements';
 import { answerRecords, ragasDataset, toJsonl } from '../../core/answers/export';
@@ -12,7 +12,7 @@ import type { EvalRunResult } from '../../worker/protocol';
 import { download } from '../download';
 import { plural } from '../results/format';
 import { answeredPoints, answerInterval, formatAnswerMetric, rankingChoices, type AnsweredView } from './answer-analysis';
-import { differenceWords, paramsInWords, pointInWords } from './analysis';
+import { differenceWords, formatMargin, intervalWords, NOT_DISTINGUISHABLE, paramsInWords, pointInWords } from './analysis';
 import { exportName } from './analysis-export';
 
 /** The charts (Observable Plot) load only when there are answers. */
@@ -53,7 +53,10 @@ function AnswerTable({ recs }: { recs: AnswerRecommendation[] }) {
   return (
     <div className="eval-table-wrap" tabIndex={0} role="group" aria-label="Table of the answered points (scrolls sideways when narrow)">
       <table className="eval-table" aria-label="Best answered point per strategy and budget">
-        <caption>Best answered point per strategy and budget by {ANSWER_METRIC_LABELS[recs[0]!.metric]} (the budget’s best in bold), with 95 % bootstrap intervals; failed answers are left out of the means and counted.</caption>
+        <caption>
+          Best answered point per strategy and budget by {ANSWER_METRIC_LABELS[recs[0]!.metric]} (the budget’s best in bold), with 95 % bootstrap intervals; the paired difference
+          from the best {strategyWords(BASELINE)} on the questions both answered; failed answers are left out of the means and counted.
+        </caption>
         <thead>
           <tr>
             <th scope="col">budget</th>
@@ -65,6 +68,7 @@ function AnswerTable({ recs }: { recs: AnswerRecommendation[] }) {
                 {ANSWER_METRIC_LABELS[m]}
               </th>
             ))}
+            <th scope="col">vs {strategyWords(BASELINE)}</th>
             <th scope="col">failed</th>
           </tr>
         </thead>
@@ -84,6 +88,7 @@ function AnswerTable({ recs }: { recs: AnswerRecommendation[] }) {
                   {answerInterval(p.answer, m) && m !== 'answerMs' ? <span className="eval-ci">{answerInterval(p.answer, m)}</span> : null}
                 </td>
               ))}
+              <VsBaseline rec={recs.find((r) => r.byStrategy.includes(p))!} point={p} />
               <td className="num">
                 {p.answer.counts.failed}
                 {p.answer.counts.judgeFailed ? ` (+${p.answer.counts.judgeFailed} judge)` : ''}
@@ -93,6 +98,19 @@ function AnswerTable({ recs }: { recs: AnswerRecommendation[] }) {
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** The paired difference from the budget's best baseline point on the ranking metric, over the questions both answered. */
+function VsBaseline({ rec, point }: { rec: AnswerRecommendation; point: AnsweredView }) {
+  const d = rec.baseline && rec.baseline !== point ? answerDifference(point.answer, rec.baseline.answer, rec.metric) : null;
+  if (!d) return <td className="num">{rec.baseline === point ? 'baseline' : '–'}</td>;
+  return (
+    <td className={`num${d.distinguishable ? '' : ' eval-nd'}`}>
+      {formatMargin(d.mean)}
+      <span className="eval-ci">{intervalWords(d)}</span>
+      {d.distinguishable ? null : <span className="eval-ci">{NOT_DISTINGUISHABLE}</span>}
+    </td>
   );
 }
 
