@@ -23,7 +23,7 @@ test.afterEach(async () => {
 });
 
 const column = (page: Page, name: string) => page.getByRole('region', { name: new RegExp(`^${name}`) });
-const sentChunks = () => mock.requests.map((r) => /<chunk>\n([\s\S]*?)\n<\/chunk>/.exec((r.body.messages as { content: string }[])[0]!.content)?.[1] ?? '');
+const sentChunks = () => mock.requests.map((r) => /<chunk>\n([\s\S]*?)\n<\/chunk>/.exec(r.messages[0]!.content)?.[1] ?? '');
 
 test('an endpoint writes contexts that the Contextual chunks column shows and uses; a cancel keeps them, a second run sends only the rest', async ({ page }) => {
   test.setTimeout(300_000);

@@ -98,13 +98,13 @@ test('an endpoint writes a title and summary that go into the headers, and the o
   const [titleReq, summaryReq] = fake.requests;
   for (const r of [titleReq!, summaryReq!]) {
     expect(r.path).toBe('/v1/chat/completions');
-    expect(r.body?.model).toBe('fake-rag');
+    expect(r.model).toBe('fake-rag');
     expect(r.body?.stream).toBe(true);
-    expect(r.body?.messages).toHaveLength(1);
-    expect(r.body?.messages?.[0]?.role).toBe('user');
+    expect(r.messages).toHaveLength(1);
+    expect(r.messages[0]!.role).toBe('user');
   }
-  const titlePrompt = titleReq!.body!.messages![0]!.content;
-  const summaryPrompt = summaryReq!.body!.messages![0]!.content;
+  const titlePrompt = titleReq!.messages[0]!.content;
+  const summaryPrompt = summaryReq!.messages[0]!.content;
   expect(titlePrompt.startsWith('INSTRUCTIONS\nWhat is the title of the following document?\n\nYour response MUST be the title of the document, and nothing else.')).toBe(true);
   expect(summaryPrompt.startsWith('INSTRUCTIONS\nWhat is the following document, and what is it about? \n')).toBe(true);
   expect(summaryPrompt).toContain(`\nDOCUMENT\nDocument name: ${FAKE_DOC_TITLE}\n\n`);

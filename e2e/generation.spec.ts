@@ -84,9 +84,9 @@ test('an endpoint streams a cited answer from the exact prompt shown, and citati
   const sent = fake.requests[0]!;
   expect(sent.path).toBe('/v1/chat/completions');
   expect(sent.authorization).toBeNull();
-  expect(sent.body?.model).toBe('fake-rag');
+  expect(sent.model).toBe('fake-rag');
   expect(sent.body?.stream).toBe(true);
-  expect(sent.body?.messages).toEqual([
+  expect(sent.messages).toEqual([
     { role: 'system', content: system },
     { role: 'user', content: user },
   ]);
@@ -116,7 +116,7 @@ test('an endpoint streams a cited answer from the exact prompt shown, and citati
   await expect(prompt.getByText('Prompt (edited): see, edit, copy')).toBeVisible();
   await panel.getByRole('button', { name: 'Generate answer' }).click();
   await expect(answer.getByText(/^Done · /)).toBeVisible({ timeout: 15_000 });
-  expect(fake.requests.at(-1)!.body?.messages?.[1]?.content).toBe(`${user}\nAnswer in one sentence.`);
+  expect(fake.requests.at(-1)!.messages[1]?.content).toBe(`${user}\nAnswer in one sentence.`);
 
   expect(outside).toEqual([]);
 });
@@ -195,7 +195,7 @@ test('side by side: the same question answered from two strategies’ contexts',
     await expect(panel.getByRole('region', { name }).getByText(/^Done · /)).toBeVisible({ timeout: 15_000 });
   }
   expect(fake.requests).toHaveLength(2);
-  const users = fake.requests.map((r) => r.body!.messages!.at(-1)!.content).sort();
+  const users = fake.requests.map((r) => r.messages.at(-1)!.content).sort();
   expect(users[0]).not.toBe(users[1]);
   // A naive-chunk citation opens its block in the naive column.
   await panel.getByRole('region', { name: /^Answer from Naive chunks/ }).getByRole('button', { name: /^Source 2: / }).click();
@@ -214,8 +214,8 @@ test('query fusion: the endpoint rewrites the question, and the fusion column sh
   await expect(queries.locator('li')).toHaveCount(4, { timeout: 30_000 });
   await expect(queries).toContainText(QUESTION);
   for (const v of FAKE_VARIANTS) await expect(queries).toContainText(v);
-  const asked = fake.requests.find((r) => r.body?.messages?.some((m) => m.content.includes('Generate 3 search queries')));
-  expect(asked?.body?.messages?.at(-1)?.content).toContain(QUESTION);
+  const asked = fake.requests.find((r) => r.messages.some((m) => m.content.includes('Generate 3 search queries')));
+  expect(asked?.messages.at(-1)?.content).toContain(QUESTION);
   // Each block says which of the four queries found it.
   const blocks = fusion.locator('article.block');
   await expect(blocks.first()).toBeVisible();

@@ -124,8 +124,7 @@ test('a mock endpoint: structured outputs are requested, prose, "unknown" and co
   const summary = await runAndSummarise(page, 'mock endpoint');
   expect(fake.requests).toHaveLength(N);
   for (const r of fake.requests) {
-    expect(r.body?.response_format?.type).toBe('json_schema');
-    expect(r.body?.response_format?.json_schema?.name).toBe('question_answer');
+    expect(r.body).toMatchObject({ response_format: { type: 'json_schema', json_schema: { name: 'question_answer' } } });
   }
   // Every 5th reply is prose; every 7th (and any for a passage of under six words) says "unknown"; every 3rd question copies.
   expect(summary).toMatch(new RegExp(`^\\d+ kept of ${N} asked · \\d+ rejected \\(not JSON 10, model said “unknown” \\d+, (near-duplicate \\d+, )?copies the passage \\d+\\) · ${N} calls in`));
@@ -287,6 +286,6 @@ test('a rate-limited endpoint (429 with Retry-After) is waited for and asked aga
   expect(summary).toMatch(/^3 kept of 4 asked · 1 rejected \(copies the passage 1\) · 4 calls in/);
   // Five requests for four calls: the first was answered 429 and asked again after its Retry-After.
   expect(fake.requests).toHaveLength(5);
-  expect(new Set(fake.requests.map((r) => r.body?.messages?.at(-1)?.content)).size).toBe(4);
+  expect(new Set(fake.requests.map((r) => r.messages.at(-1)?.content)).size).toBe(4);
   expect(outside).toEqual([]);
 });

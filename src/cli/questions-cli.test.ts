@@ -81,12 +81,12 @@ describe('questions generate against a mock endpoint', () => {
     expect(rejected.filter((r) => r.reason === 'error').map((r) => String(r.detail).replace(/http:\/\/127\.0\.0\.1:\d+/, 'URL'))).toEqual([
       'URL/v1/chat/completions rejected the request (HTTP 400: the request was refused)',
       'URL/v1/chat/completions rejected the request (HTTP 400: the request was refused)',
-      'the endpoint at URL/v1/chat/completions refused the request (HTTP 401: invalid api key) — no key was sent; set its API key',
+      'the endpoint at URL/v1/chat/completions refused the request (HTTP 401: Incorrect API key provided) — no key was sent; set its API key',
       'URL/v1/chat/completions rejected the request (HTTP 400: the request was refused)',
       'URL/v1/chat/completions rejected the request (HTTP 400: the request was refused)',
     ]);
     // Every request asked for structured outputs.
-    expect(mock.requests.every((r) => (r.body.response_format as { type?: string })?.type === 'json_schema')).toBe(true);
+    expect(mock.requests.every((r) => (r.body?.response_format as { type?: string })?.type === 'json_schema')).toBe(true);
     expect(mock.requests).toHaveLength(52);
   });
 
@@ -182,7 +182,7 @@ describe('questions convert, query --json and bad input', () => {
       ['error: questions generate: --endpoint URL is required (an OpenAI-compatible server, e.g. http://localhost:11434)'],
       ['error: --kinds: unknown "tricky" (choose from specific, abstract, multi-passage)'],
       ['error: --out DIR/exists.jsonl exists; choose another name or remove it (a set is never overwritten)'],
-      ['error: questions generate: the first 3 calls all failed, so the run stopped: the endpoint at URL/v1/chat/completions refused the request (HTTP 401: invalid api key) — no key was sent; set its API key'],
+      ['error: questions generate: the first 3 calls all failed, so the run stopped: the endpoint at URL/v1/chat/completions refused the request (HTTP 401: Incorrect API key provided) — no key was sent; set its API key'],
       ['error: questions convert: --to must be one of jsonl, squad, beir, ragas, llamaindex, got "csv"'],
       ['error: --questions DIR/nope.jsonl: no such file or folder'],
       ['error: questions: unknown subcommand "frobnicate" (generate, convert)'],

@@ -44,7 +44,7 @@ describe('EndpointEmbedder against a server on 127.0.0.1', () => {
     expect(s.requests.map((r) => r.texts)).toEqual([['dimension probe']]);
     const e8 = await connect({ dimensions: 8 });
     expect([e8.dim, e8.model.endsWith('/mock-embed@8')]).toEqual([8, true]);
-    expect(s.requests.at(-1)!.dimensions).toBe(8);
+    expect(s.requests.at(-1)!.body?.dimensions).toBe(8);
   });
 
   it('sends batches of the configured size, concurrently, and keeps input order', async () => {
