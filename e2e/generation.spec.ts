@@ -202,15 +202,17 @@ test('side by side: the same question answered from two strategies’ contexts',
   await expect(page.getByRole('region', { name: /^Naive chunks/ }).locator('article.block').nth(1)).toHaveAttribute('aria-current', 'true');
 });
 
-test('query fusion: the endpoint rewrites the question, and the fusion column shows the variants and which found each block', async ({ page }) => {
+test('multi-query: the endpoint rewrites the question, and the query-transformation column shows the variants and which found each block', async ({ page }) => {
   test.setTimeout(180_000);
   await askAboutNuts(page);
-  const fusion = page.getByRole('region', { name: /^Query fusion/ });
-  await expect(fusion.getByText(/Query fusion needs an LLM/)).toBeVisible();
+  const fusion = page.getByRole('region', { name: /^Query transformation/ });
+  await expect(fusion.getByText(/A query transformation needs an LLM/)).toBeVisible();
   await useEndpoint(page, 'fake-rag');
-  await page.getByRole('region', { name: 'Generator' }).getByLabel('Query fusion variants').selectOption('3');
+  const generator = page.getByRole('region', { name: 'Generator' });
+  await generator.getByLabel('Query transformation').selectOption('multiquery');
+  await generator.getByLabel('Query variants').selectOption('3');
   await page.getByRole('button', { name: 'Ask' }).click();
-  const queries = fusion.getByRole('list', { name: 'Queries fused' });
+  const queries = fusion.getByRole('list', { name: 'Queries of this column' });
   await expect(queries.locator('li')).toHaveCount(4, { timeout: 30_000 });
   await expect(queries).toContainText(QUESTION);
   for (const v of FAKE_VARIANTS) await expect(queries).toContainText(v);

@@ -12,7 +12,7 @@ import { planAnswerRun, runAnswerRun, type AnswerGenerator, type AnswerRunResult
 import { BLOCK_ORDERS, parseBlockOrders, type BlockOrder } from '../core/answers/block-order';
 import type { HandedContexts } from '../core/answers/contexts';
 import { answerRecords, toJsonl } from '../core/answers/export';
-import { endpointAnswerGenerator, localAnswerGenerator, type AnswerPromptOptions } from '../core/answers/generators';
+import type { AnswerPromptOptions } from '../core/answers/generators';
 import { checkJudgePrompts, DEFAULT_JUDGE_PROMPTS, type JudgePrompts } from '../core/answers/judge';
 import { JUDGE_SETTINGS } from '../core/answers/judge-run';
 import { DEFAULT_ANSWER_INSTRUCTIONS, DEFAULT_ANSWER_TOKENS } from '../core/answers/prompt';
@@ -20,12 +20,11 @@ import { MemoryReplyCache, type ReplyCache, type ReplySettings } from '../core/a
 import type { EvalSet } from '../core/eval/dataset';
 import type { EvalRow } from '../core/eval/run-eval';
 import { DEFAULT_ENDPOINT_CONTEXT_TOKENS } from '../core/context/generators';
-import { describeRequest, type EndpointConfig } from '../core/generate/openai';
-import { LocalGenerator, TEST_GENERATOR_ID } from '../core/generate/local';
 import type { Document } from '../core/types';
 import { defaultReplyCacheDir, FolderReplyCache } from '../node/reply-cache-folder';
 import { ProgressBar } from './progress';
 import { visible } from './terminal';
+import { generatorChoice, openGenerator, type GeneratorChoice } from './generator-cli';
 import { UsageError } from './usage';
 
 export const ANSWER_OPTIONS = {
@@ -79,9 +78,6 @@ export const ANSWER_HELP = `  --answers             eval: also answer every poin
                         --judge-prompts FILE: JSON with "correct", "statements", "verdicts" prompts
 `;
 
-/** A generator as the options name it (nothing loaded yet). */
-export type GeneratorChoice = { kind: 'endpoint'; endpoint: EndpointConfig; contextTokens: number } | { kind: 'local'; model: string };
-
 /** Everything --answers asks for, read and checked before any work. */
 export interface AnswerCliOptions {
   generator: GeneratorChoice;
@@ -93,23 +89,6 @@ export interface AnswerCliOptions {
   cacheDir: string | null;
   out: string | null;
   concurrency: number;
-}
-
-function apiKey(varName: string | undefined, option: string): string | undefined {
-  if (!varName) return undefined;
-  const key = process.env[varName];
-  if (!key) throw new UsageError(`--${option} ${varName}: that environment variable is not set`);
-  return key;
-}
-
-function generatorChoice(endpoint: string | undefined, model: string | undefined, keyVar: string | undefined, contextTokens: number, names: { endpoint: string; model: string; key: string }): GeneratorChoice {
-  if (endpoint) {
-    if (!model) throw new UsageError(`--${names.endpoint} needs --${names.model} NAME`);
-    const key = apiKey(keyVar, names.key);
-    return { kind: 'endpoint', endpoint: { baseUrl: endpoint, model, ...(key ? { apiKey: key } : {}) }, contextTokens };
-  }
-  if (!model) throw new UsageError(`--answers needs a generator: --endpoint URL --model NAME, or --model test (the TEST model)`);
-  return { kind: 'local', model: model === 'test' ? TEST_GENERATOR_ID : model };
 }
 
 function readText(path: string, option: string): string {
@@ -159,7 +138,7 @@ export function readAnswerOptions(values: AnswerValues): AnswerCliOptions | null
     return null;
   }
   const contextTokens = whole(values['context-tokens'], 'context-tokens', DEFAULT_ENDPOINT_CONTEXT_TOKENS, 512);
-  const generator = generatorChoice(values.endpoint, values.model, values['api-key-env'], contextTokens, { endpoint: 'endpoint', model: 'model', key: 'api-key-env' });
+  const generator = generatorChoice(values.endpoint, values.model, values['api-key-env'], contextTokens, { endpoint: 'endpoint', model: 'model', key: 'api-key-env', what: '--answers' });
   const orders = values.order === undefined ? (['score'] as BlockOrder[]) : (() => {
     const r = parseBlockOrders(values.order!);
     if ('unknown' in r) throw new UsageError(`--order: unknown "${r.unknown}" (choose from ${BLOCK_ORDERS.join(', ')})`);
@@ -169,7 +148,7 @@ export function readAnswerOptions(values: AnswerValues): AnswerCliOptions | null
   if ((values['judge-endpoint'] || values['judge-model'] || values['judge-prompts']) && !values.judge) throw new UsageError('--judge-endpoint, --judge-model and --judge-prompts need --judge');
   const judge = values.judge
     ? {
-        generator: values['judge-endpoint'] || values['judge-model'] ? generatorChoice(values['judge-endpoint'], values['judge-model'], values['judge-api-key-env'], contextTokens, { endpoint: 'judge-endpoint', model: 'judge-model', key: 'judge-api-key-env' }) : generator,
+        generator: values['judge-endpoint'] || values['judge-model'] ? generatorChoice(values['judge-endpoint'], values['judge-model'], values['judge-api-key-env'], contextTokens, { endpoint: 'judge-endpoint', model: 'judge-model', key: 'judge-api-key-env', what: '--judge' }) : generator,
         prompts: readJudgePrompts(values['judge-prompts']),
       }
     : null;
@@ -189,30 +168,6 @@ export function readAnswerOptions(values: AnswerValues): AnswerCliOptions | null
 }
 
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
-
-const retryLine = ({ reason, waitMs }: { reason: string; waitMs: number }) => process.stderr.write(`retry: ${visible(reason)}${waitMs ? `; waiting ${(waitMs / 1000).toFixed(1)} s` : ''}\n`);
-
-/** Loads (a model here) or connects (an endpoint) the chosen generator; `make` gives it with a run's settings. */
-async function openGenerator(choice: GeneratorChoice, concurrency: number) {
-  if (choice.kind === 'endpoint') {
-    return {
-      make: (settings: ReplySettings) => endpointAnswerGenerator(choice.endpoint, settings, { contextTokens: choice.contextTokens, concurrency, onRetry: retryLine }),
-      where: (m: Parameters<typeof describeRequest>[1]) => describeRequest(choice.endpoint, m),
-      dispose: async () => undefined,
-    };
-  }
-  let lm: LocalGenerator;
-  try {
-    lm = await LocalGenerator.load({ model: choice.model });
-  } catch (e) {
-    throw new UsageError(`--model ${choice.model}: ${(e as Error).message.split('\n')[0]}`);
-  }
-  return {
-    make: (settings: ReplySettings) => localAnswerGenerator(lm, settings),
-    where: () => `runs here (${lm.model}${lm.isTestModel ? ', a TEST MODEL' : ''}); nothing leaves this machine`,
-    dispose: () => lm.dispose(),
-  };
-}
 
 export interface CliAnswerRun {
   run: AnswerRunResult;

@@ -17,6 +17,7 @@ import { RETRIEVERS, type RetrieverName } from '../core/retrieve/retrievers';
 import { STRATEGIES } from '../core/strategies/registry';
 import type { AnswerPointResult } from '../core/answers/answer-metrics';
 import { answerJson } from './answers-cli';
+import type { RoutingRow } from './transform-cli';
 import { makeEngine, questionDeps } from './engine-setup';
 import { int, list, requestedRetrievers, type Values } from './options';
 import { loadQuestionsEvalSet, sourceLineOf } from './questions-commands';
@@ -88,9 +89,10 @@ export function embedderLabel(engine: RetrievalEngine): string {
  * The --json output: exactly one object, one result per row or sweep point — or, with --answers,
  * per row and block order, its answer metrics (answerExact, answerF1, abstention, judgeCorrect,
  * faithfulness, promptTokens, answerMs: those that apply) beside the retrieval metrics, with
- * intervals, and `params.order`.
+ * intervals, and `params.order`. With --query-transform every entry has `params.queryTransform`
+ * (and `params.tools`), and `routing` lists the routing precision per tool set.
  */
-export function printJson(set: EvalSet, engine: RetrievalEngine, rows: EvalRow[], answered?: AnswerPointResult[]): void {
+export function printJson(set: EvalSet, engine: RetrievalEngine, rows: EvalRow[], answered?: AnswerPointResult[], routing: readonly RoutingRow[] = []): void {
   const diffs = baselineDifferences(rows, 'answerInContext');
   const entry = (r: EvalRow, i: number) => ({
     strategy: r.strategy,
@@ -110,5 +112,5 @@ export function printJson(set: EvalSet, engine: RetrievalEngine, rows: EvalRow[]
       })
     : rows.map(entry);
   const unanswerable = set.unanswerable?.length ?? 0;
-  process.stdout.write(JSON.stringify({ dataset: set.name, questions: set.questions.length, ...(answered && unanswerable ? { unanswerable } : {}), embedder: embedderLabel(engine), ...(sourceLineOf(set) ? { sources: sourceLineOf(set) } : {}), results }) + '\n');
+  process.stdout.write(JSON.stringify({ dataset: set.name, questions: set.questions.length, ...(answered && unanswerable ? { unanswerable } : {}), embedder: embedderLabel(engine), ...(sourceLineOf(set) ? { sources: sourceLineOf(set) } : {}), results, ...(routing.length ? { routing } : {}) }) + '\n');
 }

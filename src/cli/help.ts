@@ -7,6 +7,7 @@ import { DEFAULT_PACKED } from '../core/structure/packed-chunks';
 import { DEFAULT_SEMANTIC } from '../core/structure/semantic-chunks';
 import { ANSWER_RANKING_METRICS } from '../core/answers/answer-metrics';
 import { ANSWER_HELP } from './answers-cli';
+import { TRANSFORM_HELP } from './transform-cli';
 import { CONTEXTUAL_HELP } from './contextual-cli';
 import { EMBEDDER_HELP } from './embedder-options';
 import { LATE_HELP } from './late-chunking-cli';
@@ -67,4 +68,4 @@ ${LATE_HELP}${CONTEXTUAL_HELP}  --analyzer A[,A…]     BM25 terms: ${ANALYZERS.
   --reranker R          test | none | <model id>: with --sweep, also measure rerank on
   --metric M            what "best" means: ${RANKING_METRICS[0]} (default), ${RANKING_METRICS.slice(1).join(', ')};
                         with --answers also ${ANSWER_RANKING_METRICS.join(', ')} (recommends by the answers)
-${ANSWER_HELP}`;
+${ANSWER_HELP}${TRANSFORM_HELP}`;

@@ -15,6 +15,7 @@ import { validateNaive } from '../core/structure/naive-chunks';
 import { DEFAULT_PACKED, validatePacked, type PackedChunkParams } from '../core/structure/packed-chunks';
 import { DEFAULT_SEMANTIC, validateSemantic, type SemanticChunkParams } from '../core/structure/semantic-chunks';
 import { ANSWER_OPTIONS, type AnswerValues } from './answers-cli';
+import { TRANSFORM_OPTIONS, type TransformValues } from './transform-cli';
 import { CONTEXTUAL_OPTIONS, type ContextualValues } from './contextual-cli';
 import { EMBEDDER_OPTIONS, type EmbedderValues } from './embedder-options';
 import { LATE_OPTIONS, type LateValues } from './late-chunking-cli';
@@ -85,9 +86,9 @@ export function list<T extends string>(v: string | undefined, allowed: readonly 
 }
 
 export type OptionValue<O> = O extends { multiple: true } ? string[] : O extends { type: 'boolean' } ? boolean : string;
-export type Values = { [K in keyof typeof OPTIONS]?: OptionValue<(typeof OPTIONS)[K]> } & CliValues & QuestionValues & EmbedderValues & LateValues & ContextualValues & AnswerValues;
+export type Values = { [K in keyof typeof OPTIONS]?: OptionValue<(typeof OPTIONS)[K]> } & CliValues & QuestionValues & EmbedderValues & LateValues & ContextualValues & AnswerValues & TransformValues;
 export function parse(argv: string[]): { values: Values; positionals: string[] } {
-  return parseArgs({ args: argv, options: { ...OPTIONS, ...GROUP_OPTIONS, ...QUESTION_OPTIONS, ...EMBEDDER_OPTIONS, ...LATE_OPTIONS, ...CONTEXTUAL_OPTIONS, ...ANSWER_OPTIONS }, allowPositionals: true, strict: true }) as { values: Values; positionals: string[] };
+  return parseArgs({ args: argv, options: { ...OPTIONS, ...GROUP_OPTIONS, ...QUESTION_OPTIONS, ...EMBEDDER_OPTIONS, ...LATE_OPTIONS, ...CONTEXTUAL_OPTIONS, ...ANSWER_OPTIONS, ...TRANSFORM_OPTIONS }, allowPositionals: true, strict: true }) as { values: Values; positionals: string[] };
 }
 
 /** Retrieval options, validated before any file is read or embedded. */

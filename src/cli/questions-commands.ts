@@ -291,7 +291,7 @@ export async function loadQuestionsEvalSet(values: QuestionValues, files: string
 }
 
 /** query --json: each strategy's blocks with text, scores, spans and provenance. */
-export function queryJson(engine: RetrievalEngine, question: string, results: StrategyResult[]): unknown {
+export function queryJson(engine: RetrievalEngine, question: string, results: (StrategyResult & { foundBy?: number[][] })[]): { question: string; results: unknown[] } {
   return {
     question,
     results: results.map((r) => ({
@@ -317,6 +317,8 @@ export function queryJson(engine: RetrievalEngine, question: string, results: St
           ...(b.context ? { context: b.context } : {}),
           text: b.text,
           provenance: b.provenance,
+          // With a query transformation: the indices of the queries that found it.
+          ...(r.foundBy ? { foundBy: r.foundBy[i] } : {}),
         };
       }),
     })),

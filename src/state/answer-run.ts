@@ -8,7 +8,7 @@
  * the cache and no judge is asked, the scores come at once: nothing is sent.
  */
 import { create } from 'zustand';
-import type { AnswerRunPlan, AnswerRunPhase, AnswerRunResult, AnswerRunSpec, AnswerGenerator } from '../core/answers/answer-run';
+import type { AnswerRunPlan, AnswerRunPhase, AnswerRunResult, AnswerRunSpec } from '../core/answers/answer-run';
 import { planAnswerRun, runAnswerRun } from '../core/answers/answer-run';
 import type { BlockOrder } from '../core/answers/block-order';
 import { checkJudgePrompts, DEFAULT_JUDGE_PROMPTS, type JudgePrompts } from '../core/answers/judge';
@@ -16,13 +16,12 @@ import { JUDGE_SETTINGS } from '../core/answers/judge-run';
 import { DEFAULT_ANSWER_INSTRUCTIONS, DEFAULT_ANSWER_TOKENS } from '../core/answers/prompt';
 import type { ReplySettings } from '../core/answers/reply-cache';
 import type { ReplyProgress } from '../core/answers/run-replies';
-import { CHAT_MESSAGE_TOKENS } from '../core/generate/prompt';
-import { ApproxTokenCounter } from '../core/segment/tokens';
 import type { EvalRunResult } from '../worker/protocol';
-import { EndpointGenerator, type Generator } from './generators';
+import type { Generator } from './generators';
 import { useGeneration } from './generation';
 import { errorText } from './messages';
-import { IdbReplyCache } from './reply-cache-idb';
+import { answerGeneratorOf } from './generator-caller';
+import { pageReplyCache } from './reply-cache-idb';
 import { RunControl } from './run-control';
 import { useEval } from './stores';
 
@@ -66,37 +65,6 @@ export const useAnswers = create<AnswerStore>(() => ({
   result: null,
 }));
 
-let cache: IdbReplyCache | null = null;
-/** The page's reply cache (opened on first use). */
-export function replyCache(): IdbReplyCache {
-  cache ??= new IdbReplyCache();
-  return cache;
-}
-
-const approx = new ApproxTokenCounter();
-
-/** The chosen generator as an answer run calls it. `settings`: its reply length and temperature. */
-function answerGenerator(gen: Generator, settings: ReplySettings, onRetry: (line: string) => void): AnswerGenerator {
-  const endpoint = gen instanceof EndpointGenerator;
-  return {
-    model: gen.identity,
-    label: gen.label,
-    // Estimates for the plan only; the prompt itself is counted by the generator's assembly.
-    count: (messages) => messages.reduce((n, m) => n + approx.count(m.content) + CHAT_MESSAGE_TOKENS, 0),
-    caller: {
-      concurrency: gen.concurrency,
-      complete: (messages, { signal, responseFormat }) =>
-        gen.stream(messages, {
-          maxTokens: settings.maxTokens,
-          temperature: settings.temperature,
-          ...(signal ? { signal } : {}),
-          ...(endpoint && responseFormat ? { responseFormat } : {}),
-          ...(endpoint ? { retry: { onRetry: (i) => onRetry(`retry ${i.attempt}: ${i.reason}${i.waitMs ? `; waiting ${Math.round(i.waitMs / 1000)} s` : ''}`) } } : {}),
-        }),
-    },
-  };
-}
-
 /** Problems that keep a run from starting, one line each. */
 export function answerSettingsProblems(s: AnswerRunSettings): string[] {
   const out: string[] = [];
@@ -117,10 +85,10 @@ function specFor(result: EvalRunResult, gen: Generator, s: AnswerRunSettings, on
     orders: s.orders,
     // The generator panel's own assembly: its tokenizer, its context window, its header choice.
     assemble: (question, blocks) => gen.assemble(question, blocks, { answerTokens: s.answerTokens, headers, instructions: s.instructions }),
-    generator: answerGenerator(gen, settings, onRetry),
+    generator: answerGeneratorOf(gen, settings, onRetry),
     settings,
-    ...(s.judge ? { judge: { generator: answerGenerator(gen, JUDGE_SETTINGS, onRetry), prompts: s.judgePrompts, settings: JUDGE_SETTINGS } } : {}),
-    cache: replyCache(),
+    ...(s.judge ? { judge: { generator: answerGeneratorOf(gen, JUDGE_SETTINGS, onRetry), prompts: s.judgePrompts, settings: JUDGE_SETTINGS } } : {}),
+    cache: pageReplyCache(),
     ...(signal ? { signal } : {}),
   };
 }

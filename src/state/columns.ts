@@ -5,7 +5,7 @@ import type { ColumnId, ColumnSpec } from '../worker/protocol';
 
 /**
  * The columns shown side by side; `base` is the retriever of the plain strategy columns:
- * every strategy of the registry, then the hybrid, reranked and query-fusion comparisons
+ * every strategy of the registry, then the hybrid, reranked and query-transformation comparisons
  * (run with the comparison strategy), then the baseline.
  */
 export function columnsFor(base: RetrieverName): ColumnSpec[] {
@@ -14,8 +14,8 @@ export function columnsFor(base: RetrieverName): ColumnSpec[] {
   const { name: strategy, plural } = COMPARISON_STRATEGY;
   return [
     ...STRATEGY_LIST.filter((s) => !('baseline' in s && s.baseline)).map(plain),
-    // Needs the LLM's query variants (the search request's `variants`); not part of the eval lab.
-    { id: 'fusion', label: `Query fusion · ${name} ${plural}`, strategy, retriever: base, rerank: false, fusion: true },
+    // Needs the LLM's rewrite of the question (the search request's `rewrite`); the id stays 'fusion' for saved links.
+    { id: 'fusion', label: `Query transformation · ${name} ${plural}`, strategy, retriever: base, rerank: false, fusion: true },
     { id: 'hybrid', label: `Hybrid RRF · ${plural}`, strategy, retriever: 'hybrid', rerank: false },
     { id: 'reranked', label: `Reranked · hybrid ${plural}`, strategy, retriever: 'hybrid', rerank: true },
     ...STRATEGY_LIST.filter((s) => 'baseline' in s && s.baseline).map(plain),

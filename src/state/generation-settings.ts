@@ -4,6 +4,8 @@
  * it; a broken or foreign entry is ignored field by field.
  */
 import { GENERATOR_MODELS } from '../core/generate/generator-models';
+import { DEFAULT_VARIANTS, QUERY_TRANSFORMS, type QueryTransform } from '../core/transform/rewrites';
+import { DEFAULT_TOOLS, readTools, type QueryTool } from '../core/transform/tools';
 import { COMPARISON_STRATEGY } from '../core/strategies/registry';
 import type { LocalModelChoice } from '../worker/generation-protocol';
 import type { ColumnId } from '../worker/protocol';
@@ -19,8 +21,12 @@ export interface GenerationSettings {
   /** The strategy whose context answers, and optionally a second one to compare with. */
   columnA: ColumnId;
   columnB: ColumnId | null;
-  /** Query fusion: how many variants the generator writes (0 = off). */
+  /** Multi-query: how many variants the generator writes. */
   fusionVariants: number;
+  /** The query transformation the Query transformation column runs ('none': the column asks nothing). */
+  queryTransform: QueryTransform;
+  /** The tools sub-questions and the router choose from (their descriptions are what routes). */
+  tools: QueryTool[];
 }
 
 const STORAGE_KEY = 'rag-lab:generation';
@@ -36,7 +42,9 @@ export function defaultSettings(): GenerationSettings {
     // The strategy the comparison columns run (sentence windows) answers by default.
     columnA: COMPARISON_STRATEGY.name,
     columnB: null,
-    fusionVariants: 0,
+    fusionVariants: DEFAULT_VARIANTS,
+    queryTransform: 'none',
+    tools: structuredClone(DEFAULT_TOOLS),
   };
 }
 
@@ -49,7 +57,18 @@ export function loadSettings(): GenerationSettings {
     if (raw.kind === 'local' || raw.kind === 'endpoint' || raw.kind === 'none') s.kind = raw.kind;
     if (raw.local && typeof raw.local.model === 'string') s.local = { ...s.local, ...raw.local };
     if (raw.endpoint && typeof raw.endpoint === 'object') s.endpoint = { ...s.endpoint, ...raw.endpoint, apiKey: raw.endpoint.rememberKey ? String(raw.endpoint.apiKey ?? '') : '' };
-    for (const k of ['answerTokens', 'temperature', 'fusionVariants'] as const) if (typeof raw[k] === 'number' && Number.isFinite(raw[k])) s[k] = raw[k];
+    for (const k of ['answerTokens', 'temperature'] as const) if (typeof raw[k] === 'number' && Number.isFinite(raw[k])) s[k] = raw[k];
+    if (typeof raw.queryTransform === 'string' && (QUERY_TRANSFORMS as readonly string[]).includes(raw.queryTransform)) s.queryTransform = raw.queryTransform;
+    // Before query transformations, a number of variants above 0 meant query fusion on.
+    else if (typeof raw.fusionVariants === 'number' && raw.fusionVariants > 0) s.queryTransform = 'multiquery';
+    if (typeof raw.fusionVariants === 'number' && Number.isInteger(raw.fusionVariants) && raw.fusionVariants >= 1 && raw.fusionVariants <= 10) s.fusionVariants = raw.fusionVariants;
+    if (raw.tools !== undefined) {
+      try {
+        s.tools = readTools(raw.tools);
+      } catch {
+        // a broken stored tool list: the defaults
+      }
+    }
     if (typeof raw.headers === 'boolean') s.headers = raw.headers;
     if (typeof raw.columnA === 'string') s.columnA = raw.columnA as ColumnId;
     if (raw.columnB === null || typeof raw.columnB === 'string') s.columnB = raw.columnB as ColumnId | null;

@@ -7,7 +7,6 @@ import { create } from 'zustand';
 import type { AssembledPrompt, PromptBlock, PromptSource } from '../core/generate/prompt';
 import type { ChatMessage, GenerationErrorKind } from '../core/generate/openai';
 import { GENERATOR_MODELS, TEST_GENERATOR_ID } from '../core/generate/generator-models';
-import { parseQueryVariants, queryGenerationPrompt } from '../core/generate/query-variants';
 import type { BlockView, ColumnId, ColumnResult, ColumnSpec } from '../worker/protocol';
 import { EndpointGenerator, GenerationWorkerClient, LocalGeneratorProxy, type Generator } from './generators';
 import { errorText } from './messages';
@@ -57,22 +56,12 @@ export interface LocalModelState {
   files: Record<string, { loaded: number; total: number }>;
 }
 
-export interface FusionState {
-  query: string;
-  generator: string;
-  n: number;
-  state: 'writing' | 'ready' | 'failed';
-  variants: string[];
-  error?: string;
-}
-
 interface GenerationStore {
   settings: GenerationSettings;
   generator: Generator | null;
   local: LocalModelState;
   prompts: Partial<Record<Side, PromptState>>;
   answers: Partial<Record<Side, AnswerState>>;
-  fusion: FusionState | null;
 }
 
 function endpointGenerator(s: GenerationSettings): Generator | null {
@@ -88,7 +77,6 @@ export const useGeneration = create<GenerationStore>(() => ({
   local: { state: 'none', files: {} },
   prompts: {},
   answers: {},
-  fusion: null,
 }));
 
 let client: GenerationWorkerClient | null = null;
@@ -320,38 +308,6 @@ export function stopAnswers(): void {
 
 export function clearAnswers(): void {
   useGeneration.setState({ answers: {} });
-}
-
-// ---- query fusion -------------------------------------------------------------------------
-
-/**
- * The variants the generator wrote for `query`, when query fusion is on: returned at once
- * when known; otherwise they are requested and `onReady` runs when they arrive (the caller
- * searches again). Undefined while there are none.
- */
-export function fusionVariants(query: string, onReady: () => void): string[] | undefined {
-  const { settings, generator, fusion } = useGeneration.getState();
-  const n = settings.fusionVariants;
-  const q = query.trim();
-  if (!generator || n <= 0 || !q) return undefined;
-  if (fusion && fusion.query === q && fusion.n === n && fusion.generator === generator.label) return fusion.state === 'ready' ? fusion.variants : undefined;
-  const state: FusionState = { query: q, n, generator: generator.label, state: 'writing', variants: [] };
-  useGeneration.setState({ fusion: state });
-  const same = () => useGeneration.getState().fusion === state;
-  void generator
-    .stream(queryGenerationPrompt(q, n), { maxTokens: 64 * n, temperature: 0 })
-    .then((r) => {
-      if (!same()) return;
-      const variants = parseQueryVariants(r.text, q, n);
-      useGeneration.setState({ fusion: { ...state, state: variants.length ? 'ready' : 'failed', variants, ...(variants.length ? {} : { error: `${generator.label} wrote no usable question variants` }) } });
-      onReady();
-    })
-    .catch((e: Error) => {
-      if (!same()) return;
-      useGeneration.setState({ fusion: { ...state, state: 'failed', error: e.message } });
-      onReady();
-    });
-  return undefined;
 }
 
 // Prompts follow the retrieval: a new search re-assembles them.

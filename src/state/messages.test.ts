@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RpcError } from '../rpc/wire';
 import type { LoadRefusal, ProjectionData } from '../worker/protocol';
-import { bundleImportText, columnNoticeText, errorText, fileProblemText, loadCancelledText, loadRefusalText, memorySize, fusionStateText, mapUnavailableText, modelFailureText, projectionNotes, queryLabel, queryPlacementText } from './messages';
+import { bundleImportText, columnNoticeText, errorText, fileProblemText, loadCancelledText, loadRefusalText, memorySize, rewriteStateText, mapUnavailableText, modelFailureText, projectionNotes, queryLabel, queryPlacementText } from './messages';
 
 function projection(over: Partial<ProjectionData>): ProjectionData {
   return {
@@ -25,12 +25,17 @@ function projection(over: Partial<ProjectionData>): ProjectionData {
 describe('the page words what the workers answer as codes', () => {
   it('column notices', () => {
     expect(columnNoticeText({ code: 'fusion-needs-generator' })).toBe(
-      'Query fusion needs an LLM to rewrite the question: choose a generator and a number of query-fusion variants in the Generator panel, then press Ask.',
+      'A query transformation needs an LLM to rewrite the question: choose a generator and a query transformation in the Generator panel, then press Ask.',
     );
     expect(columnNoticeText({ code: 'fusion-repeats-question' })).toBe('the variants only repeat the question: this is the question searched alone');
-    expect(fusionStateText({ state: 'writing', n: 3, generator: 'fake at 127.0.0.1' })).toBe('Writing 3 variants of the question with fake at 127.0.0.1…');
-    expect(fusionStateText({ state: 'failed', n: 3, generator: 'g', error: 'HTTP 500' })).toBe('Query fusion failed: HTTP 500; this column stays empty.');
-    expect([0, 1, 2].map(queryLabel)).toEqual(['question', 'variant 1', 'variant 2']);
+    expect(rewriteStateText({ state: 'writing', transform: 'multiquery', generator: 'fake at 127.0.0.1' })).toBe('Writing variants of the question with fake at 127.0.0.1…');
+    expect(rewriteStateText({ state: 'writing', transform: 'subquestions', generator: 'g' })).toBe('Writing sub-questions with g…');
+    expect(rewriteStateText({ state: 'failed', transform: 'hyde', generator: 'g', error: 'HTTP 500' })).toBe('The query transformation failed: HTTP 500; this column stays empty.');
+    const fused = [{ role: 'question' as const }, { role: 'variant' as const }, { role: 'variant' as const }];
+    expect(fused.map((q, i) => queryLabel(q, i, fused))).toEqual(['question', 'variant 1', 'variant 2']);
+    const subs = [{ role: 'sub' as const, tool: 'keyword_search' }, { role: 'sub' as const, tool: 'semantic_search' }];
+    expect(subs.map((q, i) => queryLabel(q, i, subs))).toEqual(['sub-question 1 → keyword_search', 'sub-question 2 → semantic_search']);
+    expect(queryLabel({ role: 'hyde' }, 1)).toBe('hypothetical answer');
   });
 
   it('model failures', () => {

@@ -4,6 +4,8 @@
  * workers never word anything for the page; everything a user reads from them is here.
  */
 import { RpcError } from '../rpc/wire';
+import type { QueryTransform } from '../core/transform/rewrites';
+import type { TransformedQuery } from '../core/transform/retrieval';
 import type { UnitKind } from '../core/retrieve/params';
 import { BUNDLE_REFUSED, LOAD_REFUSED, type BundleRefusal, type LoadRefusal, type ColumnNotice, type ExportProgress, type FileProblem, type ImportProgress, type LabErrorCode, type MapUnavailable, type ModelFailure, type ProjectionData, type QueryPlacement } from '../worker/protocol';
 import type { VerifyProgress } from '../worker/postgres-protocol';
@@ -13,20 +15,24 @@ const en = (n: number) => n.toLocaleString('en');
 export function columnNoticeText(n: ColumnNotice): string {
   switch (n.code) {
     case 'fusion-needs-generator':
-      return 'Query fusion needs an LLM to rewrite the question: choose a generator and a number of query-fusion variants in the Generator panel, then press Ask.';
+      return 'A query transformation needs an LLM to rewrite the question: choose a generator and a query transformation in the Generator panel, then press Ask.';
     case 'fusion-repeats-question':
       return 'the variants only repeat the question: this is the question searched alone';
   }
 }
 
-/** What the query-fusion column says while its variants are written, or when writing them failed. */
-export function fusionStateText(f: { state: 'writing' | 'failed'; n: number; generator: string; error?: string }): string {
-  return f.state === 'writing' ? `Writing ${f.n} variants of the question with ${f.generator}…` : `Query fusion failed: ${f.error ?? 'no variants'}; this column stays empty.`;
+/** What the query-transformation column says while its rewrite is written, or when writing it failed. */
+export function rewriteStateText(f: { state: 'writing' | 'failed'; transform: QueryTransform; generator: string; error?: string }): string {
+  return f.state === 'writing' ? `Writing ${REWRITE_WORDS[f.transform]} with ${f.generator}…` : `The query transformation failed: ${f.error ?? 'no reply'}; this column stays empty.`;
 }
 
-/** How a query-fusion column names query i of [question, ...variants]. */
-export function queryLabel(i: number): string {
-  return i === 0 ? 'question' : `variant ${i}`;
+const REWRITE_WORDS: Record<QueryTransform, string> = { none: 'nothing', multiquery: 'variants of the question', subquestions: 'sub-questions', hyde: 'a hypothetical answer', router: 'the route' };
+
+/** How a query-transformation column names one of its queries: "question", "variant 2", "sub-question 1 → keyword_search", "hypothetical answer". */
+export function queryLabel(q: Pick<TransformedQuery, 'role' | 'tool'>, i: number, queries: readonly Pick<TransformedQuery, 'role'>[] = []): string {
+  const n = queries.slice(0, i + 1).filter((x) => x.role === q.role).length || 1;
+  const name = q.role === 'question' ? 'question' : q.role === 'variant' ? `variant ${n}` : q.role === 'sub' ? `sub-question ${n}` : 'hypothetical answer';
+  return q.tool ? `${name} → ${q.tool}` : name;
 }
 
 export function modelFailureText(f: ModelFailure): string {

@@ -74,3 +74,10 @@ export class IdbReplyCache implements ReplyCache {
     await db?.clear(STORE);
   }
 }
+
+let shared: IdbReplyCache | null = null;
+/** The page's one reply cache (opened on first use): answer runs and query rewrites share it. */
+export function pageReplyCache(): IdbReplyCache {
+  shared ??= new IdbReplyCache();
+  return shared;
+}

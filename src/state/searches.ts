@@ -6,9 +6,9 @@
 import type { BlockView, ColumnResult, ColumnSpec, SearchFirst } from '../worker/protocol';
 import { firstColumns } from './columns-in-sight';
 import { chosenColumns } from './columns';
-import { fusionVariants, useGeneration } from './generation';
+import { rewriteFor, useRewrite } from './query-rewrite';
 import { labWorker, worker } from './lab-client';
-import { columnNoticeText, errorText, fusionStateText } from './messages';
+import { columnNoticeText, errorText, rewriteStateText } from './messages';
 import { useResults, useView } from './stores';
 
 let searchSeq = 0;
@@ -61,9 +61,9 @@ async function searchNow(split: boolean): Promise<void> {
   try {
     // Only the columns the user chose are searched: fewer columns answer sooner.
     const columns: ColumnSpec[] = chosenColumns(view.retrieval.retriever, view.columns);
-    // Query fusion: the generator's variants of this question, once written (then search again).
+    // The query transformation: the generator's rewrite of this question, once written (then search again).
     const asked = view.query.trim();
-    const variants = fusionVariants(asked, () => {
+    const rewrite = rewriteFor(asked, () => {
       if (useView.getState().view.query.trim() === asked) void search();
     });
     // The columns in sight come first, in a message of their own, and are painted while the worker searches the rest.
@@ -75,7 +75,7 @@ async function searchNow(split: boolean): Promise<void> {
       const ids = new Set(sent.map((c) => c.column.id));
       useResults.setState((s) => ({ columns: [...s.columns.filter((c) => !ids.has(c.column.id)), ...sent], partial: true, error: null }));
     };
-    const r = await worker().request('search', { query: view.query, params: view.retrieval, columns, ...(variants ? { variants } : {}), ...(first ? { first } : {}) }, { onProgress }).promise;
+    const r = await worker().request('search', { query: view.query, params: view.retrieval, columns, ...(rewrite ? { rewrite } : {}), ...(first ? { first } : {}) }, { onProgress }).promise;
     if (seq !== searchSeq) return;
     const byId = new Map([...sent, ...worded(r.columns, asked)].map((c) => [c.column.id, c]));
     // Still searching when another search waits for this one.
@@ -87,12 +87,12 @@ async function searchNow(split: boolean): Promise<void> {
 }
 
 /**
- * The worker's notices become notes, first; the fusion column says what the generator is
- * doing with the question, in place of the worker's generic notice.
+ * The worker's notices become notes, first; the query-transformation column says what the
+ * generator is doing with the question, in place of the worker's generic notice.
  */
 function worded(columns: ColumnResult[], asked: string): ColumnResult[] {
-  const f = useGeneration.getState().fusion;
-  const fusionNote = f && f.query === asked && f.state !== 'ready' ? fusionStateText({ ...f, state: f.state }) : null;
+  const f = useRewrite.getState().current;
+  const fusionNote = f && f.query === asked && f.state !== 'ready' ? rewriteStateText({ ...f, state: f.state }) : null;
   return columns.map(({ column, result: { notices, ...result } }) => ({
     column,
     result: { ...result, notes: column.fusion && fusionNote ? [fusionNote] : [...(notices ?? []).map(columnNoticeText), ...result.notes] },

@@ -111,9 +111,21 @@ describe('the lab worker, through its RPC', () => {
     const r = await client.request('search', { query: 'green tea', params: retrievalParams(), columns: [FUSION] }).promise;
     expect(r.columns[0]!.result.notices).toEqual([{ code: 'fusion-needs-generator' }]);
     expect(r.columns[0]!.result.blocks).toEqual([]);
-    const repeated = await client.request('search', { query: 'green tea', params: retrievalParams(), columns: [FUSION], variants: ['Green  tea?'] }).promise;
+    const repeated = await client.request('search', { query: 'green tea', params: retrievalParams(), columns: [FUSION], rewrite: { transform: 'multiquery', rewrite: { kind: 'multiquery', variants: ['Green  tea?'] }, tools: [] } }).promise;
     expect(repeated.columns[0]!.result.notices).toEqual([{ code: 'fusion-repeats-question' }]);
     expect(repeated.columns[0]!.result.blocks.length).toBeGreaterThan(0);
+    // Sub-questions: each retrieved by its tool, the blocks saying which found them.
+    const subs = await client.request('search', {
+      query: 'green tea and oolong',
+      params: retrievalParams(),
+      columns: [FUSION],
+      rewrite: { transform: 'subquestions', rewrite: { kind: 'subquestions', subquestions: [{ question: 'green tea?', tool: 'kw' }, { question: 'oolong?', tool: 'kw' }] }, tools: [{ name: 'kw', retriever: 'bm25', description: 'words' }] },
+    }).promise;
+    expect(subs.columns[0]!.result.queries).toEqual([
+      { text: 'green tea?', role: 'sub', retriever: 'bm25', tool: 'kw' },
+      { text: 'oolong?', role: 'sub', retriever: 'bm25', tool: 'kw' },
+    ]);
+    expect(subs.columns[0]!.result.blocks.every((b) => b.foundBy!.length > 0)).toBe(true);
 
     expect(await client.request('projection', { method: 'pca' }).promise).toEqual({ state: 'unavailable', reason: { code: 'no-embedder' } });
     expect(await client.request('mapQuery', { method: 'pca', query: 'tea' }).promise).toEqual({ key: '', xy: null, how: null });

@@ -1,13 +1,12 @@
 /**
  * One search request: every column's strategy and retriever over the same engine, each
- * block with its view; query-fusion columns retrieve for the question and the LLM's variants
- * and fuse them.
+ * block with its view; the query-transformation column retrieves as the LLM's rewrite says.
  */
 import type { RetrievalEngine } from '../core/engine';
 import { retrievalParams, type RetrievalParams } from '../core/retrieve/params';
-import { uniqueQueries } from '../core/retrieve/query-fusion';
+import { searchWithPlan, transformPlan } from '../core/transform/retrieval';
 import { blockView } from './block-view';
-import type { ColumnResult, ColumnSpec, LabApi, SearchFirst, SearchRequest } from './protocol';
+import type { ColumnResult, ColumnSpec, LabApi, SearchFirst, SearchRequest, SearchRewrite } from './protocol';
 
 /**
  * `sendFirst`: the columns the request names `first` (those the page shows now), searched before
@@ -20,7 +19,7 @@ export async function searchColumns(engine: RetrievalEngine, req: SearchRequest,
   const base = retrievalParams(req.params);
   const one = async (column: ColumnSpec): Promise<ColumnResult> => {
     const p = { ...base, retriever: column.retriever, rerank: { ...base.rerank, enabled: column.rerank } };
-    if (column.fusion) return fusionColumn(engine, column, req.query, req.variants, p);
+    if (column.fusion) return transformColumn(engine, column, req.query, req.rewrite, p);
     const [r] = await engine.search(req.query, [column.strategy], p);
     return { column, result: { ...r!, blocks: r!.blocks.map((b) => blockView(engine, b, req.query)) } };
   };
@@ -38,32 +37,34 @@ export async function searchColumns(engine: RetrievalEngine, req: SearchRequest,
 }
 
 /**
- * A query-fusion column: [question, ...variants] retrieved and fused by RRF. The variants
- * come from the page's LLM; without them the column says what it needs instead of
+ * The query-transformation column: the question retrieved as the page's rewrite says —
+ * multi-query and HyDE fused by RRF, sub-questions each by their tool and interleaved, the router's
+ * one tool (transform/retrieval.ts). Without a rewrite the column says what it needs instead of
  * silently repeating the plain column.
  */
-async function fusionColumn(engine: RetrievalEngine, column: ColumnSpec, query: string, variants: string[] | undefined, p: RetrievalParams): Promise<ColumnResult> {
-  const queries = uniqueQueries([query, ...(variants ?? [])]);
-  if (!variants?.length || !queries.length) {
+async function transformColumn(engine: RetrievalEngine, column: ColumnSpec, query: string, rewrite: SearchRewrite | undefined, p: RetrievalParams): Promise<ColumnResult> {
+  if (!rewrite || rewrite.transform === 'none') {
     return {
       column,
       result: { strategy: column.strategy, retriever: column.retriever, blocks: [], totalTokens: 0, candidates: 0, notes: [], notices: [{ code: 'fusion-needs-generator' }] },
     };
   }
-  const r = await engine.searchFused(queries, column.strategy, p);
+  const plan = transformPlan(query, rewrite.rewrite, column.retriever, rewrite.tools);
+  const [r] = await searchWithPlan(engine, plan, [column.strategy], p, engine.structure.contextual);
+  const repeats = rewrite.rewrite.kind === 'multiquery' && plan.queries.length < 2;
   return {
     column,
     result: {
-      strategy: r.strategy,
-      retriever: r.retriever,
-      totalTokens: r.totalTokens,
-      candidates: r.candidates,
-      notes: r.notes,
-      used: r.used ?? null,
-      ...(queries.length < 2 ? { notices: [{ code: 'fusion-repeats-question' as const }] } : {}),
-      variants: r.queries,
-      // Coherence is measured against the question, not a variant.
-      blocks: r.blocks.map((b, i) => ({ ...blockView(engine, b, query), foundBy: r.foundBy[i]! })),
+      strategy: r!.strategy,
+      retriever: r!.retriever,
+      totalTokens: r!.totalTokens,
+      candidates: r!.candidates,
+      notes: r!.notes,
+      ...(repeats ? { notices: [{ code: 'fusion-repeats-question' as const }] } : {}),
+      queries: plan.queries,
+      rule: plan.rule,
+      // Coherence is measured against the question, not a rewrite.
+      blocks: r!.blocks.map((b, i) => ({ ...blockView(engine, b, query), foundBy: r!.foundBy[i]! })),
     },
   };
 }

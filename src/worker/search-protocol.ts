@@ -2,8 +2,11 @@
 import type { StrategyResult } from '../core/engine';
 import type { RetrievalParams, RetrieverName, StrategyName } from '../core/retrieve/params';
 import type { ContextBlock } from '../core/types';
+import type { TransformedQuery } from '../core/transform/retrieval';
+import type { QueryTransform, Rewrite } from '../core/transform/rewrites';
+import type { QueryTool } from '../core/transform/tools';
 
-/** A column: one per strategy (its name), and the hybrid, reranked and query-fusion comparisons. */
+/** A column: one per strategy (its name), and the hybrid, reranked and query-transformation ('fusion') comparisons. */
 export type ColumnId = StrategyName | 'fusion' | 'hybrid' | 'reranked';
 
 export interface ColumnSpec {
@@ -12,7 +15,7 @@ export interface ColumnSpec {
   strategy: StrategyName;
   retriever: RetrieverName;
   rerank: boolean;
-  /** Query fusion: retrieve for the question and the search request's variants, fuse by RRF. */
+  /** The query-transformation column: retrieve as the search request's rewrite says (multi-query, sub-questions, HyDE, router). */
   fusion?: boolean;
 }
 
@@ -33,29 +36,41 @@ export interface BlockView extends ContextBlock {
   coherence?: { toQuery: number; internal: number | null };
   /** The chunk-tree node around the block (character span in the document), when there is one. */
   parent?: { start: number; end: number; level: number; tokens: number };
-  /** Query fusion: indices into the column's `variants` (0 = the question) whose retrieval found this block. */
+  /** A query-transformation column: indices into the column's `queries` whose retrieval found this block. */
   foundBy?: number[];
 }
 
 /** What the lab says about a column besides the engine's notes; the page words it. */
 export type ColumnNotice =
-  /** A query-fusion column without variants: it needs a generator to write them. */
+  /** A query-transformation column without a rewrite: it needs a generator to write one. */
   | { code: 'fusion-needs-generator' }
   /** The variants only repeated the question: the question was searched alone. */
   | { code: 'fusion-repeats-question' };
 
+/** What the page's generator wrote for the question, for the query-transformation column. */
+export interface SearchRewrite {
+  transform: QueryTransform;
+  rewrite: Rewrite;
+  /** The tools sub-questions and the router chose from. */
+  tools: QueryTool[];
+}
+
 export interface ColumnResult {
   column: ColumnSpec;
-  /** `variants`: a query-fusion column's queries, the question first. `notices`: see ColumnNotice (worded into `notes` by the page). */
-  result: Omit<StrategyResult, 'blocks'> & { blocks: BlockView[]; variants?: string[]; notices?: ColumnNotice[] };
+  /**
+   * `queries`: a query-transformation column's queries (the question, variants, sub-questions with
+   * their tools, the hypothetical passage), `rule` how they were combined. `notices`: see
+   * ColumnNotice (worded into `notes` by the page).
+   */
+  result: Omit<StrategyResult, 'blocks'> & { blocks: BlockView[]; queries?: TransformedQuery[]; rule?: string; notices?: ColumnNotice[] };
 }
 
 export interface SearchRequest {
   query: string;
   params: RetrievalParams;
   columns: ColumnSpec[];
-  /** The LLM's rewrites of the query (without it), for query-fusion columns. */
-  variants?: string[];
+  /** What the LLM wrote for the question, for the query-transformation column. */
+  rewrite?: SearchRewrite;
   /**
    * Columns the page shows now (in sight in its strip): searched first and sent at once as a
    * progress message, so they are painted while the others are searched. The result then holds

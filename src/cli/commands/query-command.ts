@@ -1,5 +1,9 @@
 /** rag-lab query "question" <files…|--corpus F> [--json]: each strategy's blocks as a readable table. */
-import type { RetrievalEngine } from '../../core/engine';
+import type { RetrievalEngine, StrategyResult } from '../../core/engine';
+import type { RetrievalParams } from '../../core/retrieve/params';
+import type { StrategyName } from '../../core/strategies/registry';
+import { searchWithPlan } from '../../core/transform/retrieval';
+import { prepareTransforms, readTransformOptions, resolveToolSets, transformLabel, type TransformCliOptions } from '../transform-cli';
 import { unitKinds } from '../../core/eval/run-eval';
 import { lexicalLabel } from '../../core/index/lexical-index';
 import { RETRIEVERS } from '../../core/retrieve/retrievers';
@@ -21,6 +25,7 @@ export async function cmdQuery(values: Values, positionals: string[]): Promise<v
   const strategies = list(values.strategies, STRATEGIES, 'strategies', STRATEGIES);
   const [retriever] = list(values.retriever, RETRIEVERS, 'retriever', ['hybrid']);
   const params = { ...retrieval(values, { topK: 10, budget: null }), retriever: retriever! }; // validated before any work
+  const transformOptions = readTransformOptions(values);
   let engine: RetrievalEngine;
   if (values.corpus) engine = await engineFromSaved(values, values.corpus);
   else {
@@ -34,8 +39,37 @@ export async function cmdQuery(values: Values, positionals: string[]): Promise<v
   await applyContextual(engine, values);
   // Only what is missing is embedded (nothing, for a saved corpus made with the same model).
   if (retriever !== 'bm25') await embedAll(engine, unitKinds(strategies, params));
+  if (transformOptions) return queryTransformed(engine, question, strategies, params, transformOptions, Boolean(values.json));
   const results = await engine.search(question, strategies, params);
   if (values.json) return void process.stdout.write(JSON.stringify(queryJson(engine, question, results)) + '\n');
+  printResults(engine, results);
+}
+
+/**
+ * query --query-transform: the question rewritten (planned, cached, asked), then each
+ * transformation's queries — with their tools — and each strategy's blocks, every block saying
+ * which queries found it.
+ */
+async function queryTransformed(engine: RetrievalEngine, question: string, strategies: StrategyName[], params: RetrievalParams, o: TransformCliOptions, json: boolean): Promise<void> {
+  const { runs } = await prepareTransforms(o, [question], resolveToolSets(o, engine.corpus.docs, params.retriever));
+  const out = [];
+  for (const t of runs) {
+    const plan = t.sweep.plan({ id: 'q', question }, params.retriever);
+    if (plan.queries.some((q) => q.retriever !== 'bm25')) await embedAll(engine, unitKinds(strategies, params), true);
+    const results = await searchWithPlan(engine, plan, strategies, params, engine.structure.contextual);
+    if (json) {
+      out.push({ transform: t.transform, ...(t.toolSet ? { tools: t.toolSet.name } : {}), queries: plan.queries, notes: plan.notes, rule: plan.rule, results: queryJson(engine, question, results).results });
+      continue;
+    }
+    console.log(`\n##### ${transformLabel(t)} — ${plan.rule}`);
+    plan.queries.forEach((q, i) => console.log(`  q${i} ${q.role}${q.tool ? ` → ${q.tool} (${q.retriever}${q.document ? `, ${engine.corpus.docs.find((d) => d.id === q.document)?.title ?? q.document}` : ''})` : ''}: ${visible(q.text.replace(/\s+/g, ' ').slice(0, 160))}`));
+    for (const n of plan.notes) console.log(`  note: ${visible(n)}`);
+    printResults(engine, results);
+  }
+  if (json) process.stdout.write(JSON.stringify({ question, transforms: out }) + '\n');
+}
+
+function printResults(engine: RetrievalEngine, results: (StrategyResult & { foundBy?: number[][] })[]): void {
   for (const r of results) {
     console.log(`\n== ${strategyTitle(r.strategy)} · ${r.retriever} · ${r.blocks.length} blocks · ${r.totalTokens} tokens${r.retriever !== 'vector' ? ` · BM25 scored as ${lexicalLabel(engine.structure.lexical)}` : ''}${r.notes.length ? ` · ${visible(r.notes.join('; '))}` : ''}`);
     const rows = r.blocks.map((b, i) => {
@@ -51,6 +85,7 @@ export async function cmdQuery(values: Values, positionals: string[]): Promise<v
         pr.hits ? `${pr.hits} hits` : '',
         ...(pr.notes ?? []),
         b.context ? `context: ${b.context.text}` : '',
+        r.foundBy ? `found by ${r.foundBy[i]!.map((q) => `q${q}`).join(', ')}` : '',
       ].filter(Boolean).join(' · ');
       return [i + 1, Number(b.score.toFixed(4)), b.tokens, where, from, b.text.replace(/\s+/g, ' ').slice(0, 90)];
     });

@@ -13,6 +13,8 @@ import type { ContextBlock } from '../../core/types';
 import { readAnswerOptions, runCliAnswers } from '../answers-cli';
 import { answersTable } from '../answers-table';
 import { applyContextual } from '../contextual-cli';
+import { retrievalParams } from '../../core/retrieve/params';
+import { prepareTransforms, readTransformOptions, resolveToolSets, routingLines, routingReport, transformLabel } from '../transform-cli';
 import { embedAll } from '../engine-setup';
 import { embedderLabel, loadReranker, prepareEval, printJson } from '../eval-setup';
 import { checkLateChunking, eachLateVariant } from '../late-chunking-cli';
@@ -33,8 +35,12 @@ export async function cmdSweep(values: Values, files: string[] = []): Promise<vo
   if (byAnswer && !answerOptions) throw new UsageError(`--metric ${chosen} ranks by the answers: add --answers and a generator`);
   const metric = byAnswer ? RANKING_METRICS[0]! : (chosen as (typeof RANKING_METRICS)[number]);
   const answerMetric: AnswerRankingMetric = byAnswer ? (chosen as AnswerRankingMetric) : 'answerF1';
+  const transformOptions = readTransformOptions(values);
   const { set, engine, strategies, retrievers } = await prepareEval(values, structure(values), files);
   const collector = answerOptions ? new ContextCollector(engine.corpus) : null;
+  const transforms = transformOptions
+    ? await prepareTransforms(transformOptions, [...set.questions, ...(set.unanswerable ?? [])].map((q) => q.question), resolveToolSets(transformOptions, engine.corpus.docs, retrievers[0]!))
+    : null;
   checkLateChunking(engine, values);
   engine.reranker = await loadReranker(values);
   const spec = defaultSweep({ strategies, retrievers: [...retrievers], budgets: budgetList as number[], topK: base.topK, rerank: engine.reranker ? [false, true] : [false] });
@@ -52,20 +58,28 @@ export async function cmdSweep(values: Values, files: string[] = []): Promise<vo
         if (contextual && engine.embedder) for (const kind of unitKinds(strategies, base)) await engine.contexts.embed(kind);
         for (const l of lexical) {
           engine.setLexical(l);
-          const bar = new ProgressBar(`sweep ${sweepSize(spec)} points${headers ? ' · headers on' : ''}${contextual ? ' · contextual on' : ''}${lexical.length > 1 ? ` · ${lexicalLabel(l)}` : ''}`);
-          const base = points.length;
-          const got = await sweep(engine, set, spec, { onProgress: (p) => bar.update(p.done, p.total), ...(collector ? { onBlocks: (point: number, q: number, blocks: ContextBlock[]) => collector.add(base + point, q, blocks) } : {}) });
-          points.push(...got);
+          for (const t of transforms?.runs ?? [null]) {
+            const bar = new ProgressBar(`sweep ${sweepSize(spec)} points${headers ? ' · headers on' : ''}${contextual ? ' · contextual on' : ''}${lexical.length > 1 ? ` · ${lexicalLabel(l)}` : ''}${t ? ` · ${transformLabel(t)}` : ''}`);
+            const base = points.length;
+            const got = await sweep(engine, set, spec, {
+              onProgress: (p) => bar.update(p.done, p.total),
+              ...(collector ? { onBlocks: (point: number, q: number, blocks: ContextBlock[]) => collector.add(base + point, q, blocks) } : {}),
+              ...(t ? { transform: t.sweep } : {}),
+            });
+            points.push(...got);
+          }
         }
       }
     }
   });
   const answered = answerOptions && collector ? await runCliAnswers(answerOptions, set, engine.corpus.docs, points, collector.result(points.length)) : null;
+  const routing = transforms ? await routingReport(engine, set.questions, transforms.runs, transforms.rewrites, strategies[0]!, retrievalParams({ ...base, retriever: retrievers[0]!, budgetTokens: (budgetList[0] as number | undefined) ?? null })) : [];
   const seconds = (performance.now() - t0) / 1000;
   const embedderName = embedderLabel(engine);
-  if (values.json) return printJson(set, engine, points, answered?.results);
+  if (values.json) return printJson(set, engine, points, answered?.results, routing);
   console.log(`sweep on ${set.name}: ${engine.corpus.docs.length} documents, ${set.questions.length} questions, ${points.length} points · embedder ${embedderName} · best by ${byAnswer ? chosen : metric}`);
   if (sourceLineOf(set)) console.log(`questions: ${sourceLineOf(set)}`);
+  for (const line of routingLines(routing)) console.log(line);
   if (answered) {
     const answeredPoints: AnsweredPoint[] = answered.results.map((a) => ({ ...points[a.ref.point]!, order: a.ref.order, answer: a }));
     printAnswerRecommendations(recommendByAnswers(answeredPoints, answerMetric));

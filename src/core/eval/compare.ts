@@ -24,10 +24,10 @@ export function difference(
   return pairedDifference(values(pa), values(pb), options);
 }
 
-/** The same measuring conditions (retriever, budget, headers, late chunking, contextual retrieval, rerank, lexical model): only the strategy and its own parameters differ. */
+/** The same measuring conditions (retriever, budget, headers, late chunking, contextual retrieval, rerank, lexical model, query transformation and tools): only the strategy and its own parameters differ. */
 function conditions(r: EvalRow & { rerank?: boolean }): string {
-  const p = r.params as { late?: boolean; headers?: boolean; contextual?: boolean; lexical?: unknown; topK?: number; rrfC?: number; weights?: unknown };
-  return JSON.stringify([r.retriever, r.budgetTokens, Boolean(p.headers), Boolean(p.late), Boolean(p.contextual), Boolean(r.rerank), p.lexical ?? null, p.topK ?? null, p.rrfC ?? null, p.weights ?? null]);
+  const p = r.params as { late?: boolean; headers?: boolean; contextual?: boolean; lexical?: unknown; topK?: number; rrfC?: number; weights?: unknown; queryTransform?: string; tools?: string };
+  return JSON.stringify([r.retriever, r.budgetTokens, Boolean(p.headers), Boolean(p.late), Boolean(p.contextual), Boolean(r.rerank), p.lexical ?? null, p.topK ?? null, p.rrfC ?? null, p.weights ?? null, p.queryTransform ?? null, p.tools ?? null]);
 }
 
 /**

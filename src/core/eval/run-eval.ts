@@ -4,7 +4,8 @@ import type { RetrieverName } from '../retrieve/retrievers';
 import { strategyOf, strategySource, type StrategyName } from '../strategies/registry';
 import { DEFAULT_LEXICAL } from '../index/lexical-index';
 import type { ContextBlock } from '../types';
-import type { EvalSet } from './dataset';
+import type { EvalQuestion, EvalSet } from './dataset';
+import { planBlocks, planCandidates, type CandidateGroup, type SweepTransform } from '../transform/retrieval';
 import { goldRegions, judged, meanMetrics, metricIntervals, scoreQuestion, type MetricIntervals, type Metrics } from './metrics';
 
 export interface EvalRow {
@@ -51,6 +52,8 @@ export async function evaluate(
   onProgress?: (p: EvalProgress) => void,
   /** What each strategy (its index in `strategies`) handed over for each question (set.questions, then set.unanswerable, which are then retrieved too): an answer run's contexts. */
   onBlocks?: (row: number, question: number, blocks: ContextBlock[]) => void,
+  /** A query transformation (transform/): each question retrieved as its plan says; rows report it in params. */
+  transform?: SweepTransform,
 ): Promise<EvalRow[]> {
   const p = retrievalParams(params);
   const docIds = engine.corpus.docs.map((d) => d.id);
@@ -60,7 +63,7 @@ export async function evaluate(
   const per = new Map<StrategyName, Metrics[]>(strategies.map((s) => [s, []]));
   let done = 0;
   for (const [qi, q] of asked.entries()) {
-    const results = await engine.search(q.question, strategies, p);
+    const results = transform ? await searchTransformed(engine, q, strategies, p, transform) : await engine.search(q.question, strategies, p);
     const scored = qi < set.questions.length;
     const gold = scored ? goldRegions(q, engine.corpus) : [];
     for (const r of results) {
@@ -72,12 +75,27 @@ export async function evaluate(
   return strategies.map((s) => ({
     strategy: s,
     retriever: p.retriever,
-    params: strategyParams(s, p, engine),
+    params: { ...strategyParams(s, p, engine), ...(transform?.params ?? {}) },
     budgetTokens: p.budgetTokens,
     metrics: meanMetrics(per.get(s)!),
     intervals: metricIntervals(per.get(s)!),
     perQuestion: per.get(s)!,
   }));
+}
+
+/** Each strategy's blocks for a question retrieved as the transformation plans it (candidates once per unit kind). */
+async function searchTransformed(engine: RetrievalEngine, q: EvalQuestion, strategies: readonly StrategyName[], p: RetrievalParams, transform: SweepTransform): Promise<{ strategy: StrategyName; blocks: ContextBlock[] }[]> {
+  const plan = transform.plan(q, p.retriever);
+  const byKind = new Map<string, CandidateGroup[]>();
+  const out: { strategy: StrategyName; blocks: ContextBlock[] }[] = [];
+  for (const s of strategies) {
+    const src = strategySource(s, p, engine.structure.contextual);
+    const key = `${src.kind}|${src.contextual}`;
+    let groups = byKind.get(key);
+    if (!groups) byKind.set(key, (groups = await planCandidates(engine, plan, src.kind, p, src.contextual)));
+    out.push({ strategy: s, blocks: planBlocks(engine, s, plan, groups, p).blocks });
+  }
+  return out;
 }
 
 /** Unit kinds the strategies need vectors for (with `params`, the kind Contextual chunks are set to). */

@@ -12,6 +12,9 @@ import { BASELINE, PARAM_GROUPS, STRATEGIES, strategyOf, strategySource, SWEEP_A
 import type { SweepAxis } from '../strategies/types';
 import type { ContextBlock } from '../types';
 import type { EvalSet } from './dataset';
+import { planBlocks, planCandidates, type CandidateGroup, type SweepTransform } from '../transform/retrieval';
+
+export type { SweepTransform } from '../transform/retrieval';
 import { goldRegions, judged, meanMetrics, metricIntervals, scoreQuestion, type Metrics, type MetricName } from './metrics';
 import { strategyParams, type EvalRow } from './run-eval';
 
@@ -115,6 +118,12 @@ export async function sweep(
      * run's contexts. With it, the set's unanswerable questions are retrieved too (not scored).
      */
     onBlocks?: (point: number, question: number, blocks: ContextBlock[]) => void;
+    /**
+     * A query transformation (transform/): each question's plan for a retriever, retrieved as
+     * the plan says; every point reports `params.queryTransform` (and `params.tools`, the tool
+     * set's name, when tools are used).
+     */
+    transform?: SweepTransform;
   } = {},
 ): Promise<SweepPoint[]> {
   const docIds = engine.corpus.docs.map((d) => d.id);
@@ -133,21 +142,26 @@ export async function sweep(
       for (const rp of retrievalPoints(r, spec)) {
         for (const rerank of spec.rerank) {
           const base = retrievalParams({ ...rp, topK: spec.topK, budgetTokens: null, rerank: { enabled: rerank, topN: spec.topK } });
+          const plan = options.transform?.plan(q, r) ?? null;
           // Candidates once per unit kind (and plain or contextual text); every strategy point reuses them.
-          const byKind = new Map<string, Awaited<ReturnType<RetrievalEngine['candidates']>>>();
+          const byKind = new Map<string, CandidateGroup[]>();
           for (const s of spec.strategies) {
             const src = strategySource(s, base, engine.structure.contextual);
             const key = `${src.kind}|${src.contextual}`;
-            let c = byKind.get(key);
-            if (!c) byKind.set(key, (c = await engine.candidates(q.question, src.kind, base, src.contextual)));
+            let groups = byKind.get(key);
+            if (!groups) {
+              groups = plan ? await planCandidates(engine, plan, src.kind, base, src.contextual) : [{ query: q.question, ...(await engine.candidates(q.question, src.kind, base, src.contextual)) }];
+              byKind.set(key, groups);
+            }
             for (const sp of strategyPoints(s, spec)) {
               for (const budget of spec.budgets) {
                 const p = retrievalParams({ ...base, ...sp, budgetTokens: budget });
-                const blocks = engine.blocks(s, c.candidates, p, q.question);
+                const blocks = plan ? planBlocks(engine, s, plan, groups, p).blocks : engine.blocks(s, groups[0]!.candidates, p, q.question);
                 const key = JSON.stringify([s, r, rp, rerank, sp, budget]);
                 let a = acc.get(key);
                 if (!a) {
-                  a = { row: { strategy: s, retriever: r, params: { ...strategyParams(s, p, engine), ...(rerank ? { rerank: true } : {}) }, budgetTokens: budget, rerank }, per: [], index: acc.size };
+                  const report = { ...strategyParams(s, p, engine), ...(rerank ? { rerank: true } : {}), ...(options.transform ? options.transform.params : {}) };
+                  a = { row: { strategy: s, retriever: r, params: report, budgetTokens: budget, rerank }, per: [], index: acc.size };
                   acc.set(key, a);
                 }
                 if (scored) a.per.push(scoreQuestion(q, judged(blocks, docIds), { byDocument: docLevel, gold }));

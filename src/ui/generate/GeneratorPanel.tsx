@@ -1,6 +1,9 @@
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { GENERATOR_MODELS } from '../../core/generate/generator-models';
 import { isTestGenerator, loadLocalModel, setGenerationSettings, useGeneration, type GenerationSettings } from '../../state/generation';
+import { QUERY_TRANSFORMS, TRANSFORM_WORDS, type QueryTransform } from '../../core/transform/rewrites';
+import { DEFAULT_TOOLS, documentTools, readTools, type QueryTool } from '../../core/transform/tools';
+import { useCorpus } from '../../state/stores';
 import { useLocalModels, useWebGpuAdapter } from '../models/availability';
 import { EndpointConnection } from '../endpoint/EndpointConnection';
 import { NumberField } from '../endpoint/NumberField';
@@ -156,18 +159,84 @@ function AnswerSettings() {
       <label className="g-check" htmlFor={`${ids}-headers`}>
         <input id={`${ids}-headers`} type="checkbox" checked={s.headers} onChange={(e) => setGenerationSettings((x) => void (x.headers = e.target.checked))} /> Put contextual headers in the prompt
       </label>
-      <label className="g-field" htmlFor={`${ids}-fusion`}>
-        <span>Query fusion: variants of the question</span>
-        <select id={`${ids}-fusion`} aria-label="Query fusion variants" value={s.fusionVariants} onChange={(e) => setGenerationSettings((x) => void (x.fusionVariants = Number(e.target.value)))}>
-          <option value={0}>Off</option>
-          {[2, 3, 4, 5].map((n) => (
-            <option key={n} value={n}>
-              {n} variants
+      <QueryTransformSettings />
+    </fieldset>
+  );
+}
+
+/**
+ * The query transformation the Query transformation column runs, with the variants it asks for
+ * or the tools (and their descriptions, which route the question) sub-questions and the router
+ * choose from, editable as JSON.
+ */
+function QueryTransformSettings() {
+  const s = useGeneration((st) => st.settings);
+  const docs = useCorpus((st) => st.status?.docs);
+  const ids = useId();
+  const [text, setText] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const shown = text ?? JSON.stringify(s.tools, null, 2);
+  const editTools = (value: string) => {
+    setText(value);
+    try {
+      const tools = readTools(JSON.parse(value));
+      setError(null);
+      setGenerationSettings((x) => void (x.tools = tools));
+    } catch (e) {
+      setError(e instanceof SyntaxError ? `not JSON: ${e.message}` : (e as Error).message);
+    }
+  };
+  const useTools = (tools: QueryTool[]) => {
+    setText(null);
+    setError(null);
+    setGenerationSettings((x) => void (x.tools = tools));
+  };
+  const routes = s.queryTransform === 'subquestions' || s.queryTransform === 'router';
+  return (
+    <div className="g-transform">
+      <label className="g-field" htmlFor={`${ids}-transform`}>
+        <span>Query transformation</span>
+        <select id={`${ids}-transform`} aria-label="Query transformation" value={s.queryTransform} onChange={(e) => setGenerationSettings((x) => void (x.queryTransform = e.target.value as QueryTransform))}>
+          {QUERY_TRANSFORMS.map((t) => (
+            <option key={t} value={t}>
+              {t === 'none' ? 'Off' : TRANSFORM_WORDS[t]}
             </option>
           ))}
         </select>
       </label>
-      <p className="g-small">With query fusion on, each Ask first has the generator rewrite the question; the Query fusion column retrieves for every variant and fuses the rankings.</p>
-    </fieldset>
+      {s.queryTransform === 'multiquery' && (
+        <label className="g-field" htmlFor={`${ids}-variants`}>
+          <span>Variants of the question</span>
+          <select id={`${ids}-variants`} aria-label="Query variants" value={s.fusionVariants} onChange={(e) => setGenerationSettings((x) => void (x.fusionVariants = Number(e.target.value)))}>
+            {[2, 3, 4, 5].map((n) => (
+              <option key={n} value={n}>
+                {n} variants
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      {routes && (
+        <details className="a-details" open>
+          <summary>Tools the question is routed to ({s.tools.length})</summary>
+          <p className="g-small">Their descriptions are what the generator reads to choose: word them, and compare the wordings in Evaluate or with the CLI’s routing precision.</p>
+          <textarea aria-label="Tools as JSON" rows={8} value={shown} onChange={(e) => editTools(e.target.value)} aria-invalid={error ? true : undefined} />
+          {error && <p className="g-error">{error}</p>}
+          <div className="g-actions">
+            <button type="button" onClick={() => useTools(structuredClone(DEFAULT_TOOLS))}>
+              Default tools
+            </button>
+            <button type="button" disabled={!docs?.length} onClick={() => useTools([...DEFAULT_TOOLS, ...documentTools(docs ?? [], 'hybrid')])}>
+              Add one tool per document
+            </button>
+          </div>
+        </details>
+      )}
+      <p className="g-small">
+        With a transformation chosen, each Ask first has the generator rewrite the question; the Query transformation column retrieves as the rewrite says (variants fused by
+        RRF, sub-questions each sent to their tool, a hypothetical answer searched beside the question, or the one tool the router picks), and each block says which query
+        found it. Rewrites are kept in this browser: a slider move or a reload asks nothing again.
+      </p>
+    </div>
   );
 }

@@ -2,7 +2,10 @@ import { BlockContext } from '../contexts/BlockContext';
 import { memo, useRef, type KeyboardEvent } from 'react';
 import { openBlock } from '../../state/controller';
 import { queryLabel } from '../../state/messages';
+import type { TransformedQuery } from '../../core/transform/retrieval';
 import type { BlockView, ColumnSpec } from '../../worker/protocol';
+
+const NO_QUERIES: readonly TransformedQuery[] = [];
 import { MarkAnswer } from '../questions/MarkAnswer';
 import { formatScore, pagesLabel, provenanceParts, sectionPathLabel, splitByHits } from './format';
 import { useWholeText } from './text-head';
@@ -13,8 +16,8 @@ interface Props {
   column: ColumnSpec;
   rank: number;
   selected: boolean;
-  /** Query fusion: how many queries the column fused (question included), 0 otherwise. */
-  queries?: number;
+  /** A query-transformation column's queries (the question, variants, sub-questions, the hypothetical answer). */
+  queries?: readonly TransformedQuery[];
   /**
    * Drawn light (windowing.ts): its plain text only (its name says where it is from), skipped by
    * layout while off-screen; the same article element as the full block, so focus stays when it turns full.
@@ -25,7 +28,9 @@ interface Props {
 }
 
 /** One block a strategy hands over: where it is from, its header, its text with the hits marked, why it is here. */
-export const BlockCard = memo(function BlockCard({ block, column, rank, selected, queries = 0, lite = false, headChars }: Props) {
+export const BlockCard = memo(function BlockCard({ block, column, rank, selected, queries = NO_QUERIES, lite = false, headChars }: Props) {
+  // Variants and a hypothetical answer are fused by RRF; sub-questions and a routed question keep their blocks' own scores.
+  const fused = queries.some((q) => q.role === 'variant' || q.role === 'hyde');
   const open = () => void openBlock(block, column);
   const textRef = useRef<HTMLDivElement>(null);
   // Cut only where it saves much (a quarter more than the head): a short rest is not worth a second render.
@@ -66,13 +71,19 @@ export const BlockCard = memo(function BlockCard({ block, column, rank, selected
       <footer className="block-meta">
         {block.foundBy ? (
           <>
-            <span className="block-score" title="reciprocal rank fusion over the column's queries, Σ 1/(60 + rank) (for a block of several hits, its best hit's)">
-              fused RRF {formatScore(block.score)}
-            </span>
-            <span className="block-found-by" title="which of the fused queries retrieved a unit inside this block">
+            {fused ? (
+              <span className="block-score" title="reciprocal rank fusion over the column's queries, Σ 1/(60 + rank) (for a block of several hits, its best hit's)">
+                fused RRF {formatScore(block.score)}
+              </span>
+            ) : (
+              <span className="block-score" title="the block's score for the query that found it">
+                score {formatScore(block.score)}
+              </span>
+            )}
+            <span className="block-found-by" title="which of the column's queries retrieved a unit inside this block">
               {' '}
-              · found by: {block.foundBy.length ? block.foundBy.map(queryLabel).join(', ') : 'none'}
-              {queries > 0 && ` (${block.foundBy.length} of ${queries})`}
+              · found by: {block.foundBy.length ? block.foundBy.map((i) => (queries[i] ? queryLabel(queries[i]!, i, queries) : `query ${i}`)).join(', ') : 'none'}
+              {queries.length > 1 && ` (${block.foundBy.length} of ${queries.length})`}
             </span>
           </>
         ) : (

@@ -65,7 +65,7 @@ export const Column = memo(function Column({ column, index, selectedId, scheme }
       column={spec}
       rank={i + 1}
       selected={selectedId === b.id}
-      queries={result.variants?.length ?? 0}
+      {...(result.queries ? { queries: result.queries } : {})}
       lite={long && i >= full && selectedId !== b.id && !near.has(b.id)}
       headChars={head}
     />
@@ -91,12 +91,13 @@ export const Column = memo(function Column({ column, index, selectedId, scheme }
         {used && <span className="column-used"> · ranked by {RETRIEVER_NAMES[used].long} only</span>}
       </h3>
       <p className="column-meta">{meta}</p>
-      {result.variants && result.variants.length > 0 && (
+      {result.queries && result.queries.length > 0 && (
         // The LLM's text is rendered as text nodes only, never as HTML.
-        <ol className="fusion-queries" aria-label="Queries fused">
-          {result.variants.map((q, i) => (
-            <li key={i}>
-              <span className="label">{queryLabel(i)}</span> {q}
+        <ol className="fusion-queries" aria-label="Queries of this column" title={result.rule}>
+          {result.queries.map((q, i) => (
+            <li key={i} className={q.role === 'hyde' ? 'fusion-passage' : undefined}>
+              <span className="label">{queryLabel(q, i, result.queries)}</span>
+              {q.tool ? <span className="fusion-tool"> ({RETRIEVER_NAMES[q.retriever].long})</span> : null} {q.text}
             </li>
           ))}
         </ol>
