@@ -91,7 +91,7 @@ export async function measureParity(lexical: LexicalParams, onDone?: (line: stri
     for (const budgetTokens of PARITY_BUDGETS) {
       for (const r of await evaluate(engine, set, PARITY_STRATEGIES, { retriever: 'bm25', budgetTokens, topK: 50 })) {
         const key = `${s.dataset}|${r.strategy}|${budgetTokens}`;
-        const byId = new Map(set.questions.map((q, i) => [q.id, r.perQuestion[i]!.answerInContext]));
+        const byId = new Map(set.questions.map((q, i) => [q.id, r.perQuestion![i]!.answerInContext]));
         perQuestion.set(`${key}|${s.language}`, byId);
         const en = perQuestion.get(`${key}|en`);
         const enRow = rows.find((x) => x.dataset === s.dataset && x.language === 'en' && x.strategy === r.strategy && x.budgetTokens === budgetTokens);
