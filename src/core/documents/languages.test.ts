@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { RetrievalEngine } from '../engine';
-import { loadDocument } from './load';
+import { documentFromText, loadDocument } from './load';
 
 const TEXT = `# Hà Nội và Huế
 
@@ -39,5 +39,37 @@ describe('NFC and NFD documents are indexed alike', () => {
       expect(b![0]!.blocks.map((x) => x.text)).toEqual(a![0]!.blocks.map((x) => x.text));
       expect(a![0]!.blocks.length).toBeGreaterThan(0);
     }
+  });
+});
+
+describe('numbered headings are levelled by the structure words of their language', () => {
+  const levels = (text: string) => documentFromText(text).sections.slice(1).map((s) => [s.title.split(' — ')[0], s.level]);
+
+  it('Russian, Romanian and Greek laws', () => {
+    expect(levels('Глава 1\n\nОбщие положения закона о мостах и дорогах.\n\nСтатья 1\n\nМост открыт для всех.\n\nСтатья 2\n\nПлата взимается с каждой телеги.')).toEqual([
+      ['Глава 1', 1],
+      ['Статья 1', 2],
+      ['Статья 2', 2],
+    ]);
+    expect(levels('Capitolul I\n\nDispoziții generale privind podurile.\n\nArticolul 1\n\nPodul este deschis tuturor.')).toEqual([
+      ['Capitolul I', 1],
+      ['Articolul 1', 2],
+    ]);
+    expect(levels('Κεφάλαιο 1\n\nΓενικές διατάξεις για τις γέφυρες.\n\nΆρθρο 1\n\nΗ γέφυρα είναι ανοιχτή σε όλους.')).toEqual([
+      ['Κεφάλαιο 1', 1],
+      ['Άρθρο 1', 2],
+    ]);
+  });
+
+  it('Chinese and Korean number the level: 第一章 / 第一条, 제1장 / 제1조', () => {
+    expect(levels('第一章 总则\n\n国家的一切权力属于人民，人民行使国家权力。\n\n第一条\n\n中华人民共和国是工人阶级领导的国家。\n\n第二条\n\n国家的一切权力属于人民。')).toEqual([
+      ['第一章 总则', 1],
+      ['第一条', 2],
+      ['第二条', 2],
+    ]);
+    expect(levels('제1장 총강\n\n대한민국은 민주공화국이며 모든 권력은 국민으로부터 나온다.\n\n제1조\n\n대한민국은 민주공화국이다.')).toEqual([
+      ['제1장 총강', 1],
+      ['제1조', 2],
+    ]);
   });
 });
