@@ -1,4 +1,5 @@
 import { francAll } from 'franc';
+import { SCRIPT_LANGUAGES, TRIGRAM_LANGUAGES } from './language-tags';
 
 /**
  * Language detection: the script first, then franc's trigrams among the languages of that script
@@ -6,42 +7,6 @@ import { francAll } from 'franc';
  * Lithuanian, Slovak, Catalan… — languages the analyzer stems or has stop words for — were named
  * as some other language; its trigram data costs ~136 KB more in the worker's bundle.
  */
-
-/**
- * ISO 639-3 (franc) → BCP-47, for every language franc tells by trigrams that the lab names.
- * Only these are candidates (franc's `only`): the rest are minor languages close to a major one
- * that took its documents (Scots for English, Magahi and Bhojpuri for Hindi, Sardinian for Spanish).
- */
-const TRIGRAM_LANGUAGES: Record<string, string> = {
-  // Latin
-  eng: 'en', spa: 'es', por: 'pt', fra: 'fr', deu: 'de', ita: 'it', nld: 'nl', dan: 'da', swe: 'sv', nob: 'nb', nno: 'nn',
-  fin: 'fi', ron: 'ro', pol: 'pl', ces: 'cs', slk: 'sk', slv: 'sl', hrv: 'hr', bos: 'bs', srp: 'sr', hun: 'hu', lit: 'lt',
-  lvs: 'lv', ekk: 'et', tur: 'tr', azj: 'az', uzn: 'uz', vie: 'vi', ind: 'id', zlm: 'ms', tgl: 'tl', swh: 'sw', cat: 'ca',
-  glg: 'gl', afr: 'af', hau: 'ha', yor: 'yo', ibo: 'ig', som: 'so', zul: 'zu', xho: 'xh', sna: 'sn', kin: 'rw', jav: 'jv',
-  sun: 'su', ceb: 'ceb', hat: 'ht', tuk: 'tk', uig: 'ug',
-  // Cyrillic
-  rus: 'ru', ukr: 'uk', bel: 'be', bul: 'bg', mkd: 'mk', kaz: 'kk', kir: 'ky', tat: 'tt', tgk: 'tg', khk: 'mn',
-  // Arabic
-  arb: 'ar', pes: 'fa', prs: 'fa', urd: 'ur', pbu: 'ps',
-  // Devanagari
-  hin: 'hi', mar: 'mr', npi: 'ne',
-  // Hebrew, Ethiopic, Myanmar: franc tells two languages of each
-  heb: 'he', ydd: 'yi', amh: 'am', tir: 'ti', mya: 'my',
-  // One language per script in franc
-  ell: 'el', tha: 'th', ben: 'bn', tel: 'te', tam: 'ta', guj: 'gu', kan: 'kn', mal: 'ml', pan: 'pa', sin: 'si',
-  kor: 'ko', jpn: 'ja', cmn: 'zh',
-};
-const ONLY = Object.keys(TRIGRAM_LANGUAGES);
-
-/** Scripts of one main language that franc has no model for (it answers "und"). */
-const SCRIPT_LANGUAGES: [RegExp, string][] = [
-  [/\p{Script=Armenian}/gu, 'hy'],
-  [/\p{Script=Georgian}/gu, 'ka'],
-  [/\p{Script=Khmer}/gu, 'km'],
-  [/\p{Script=Lao}/gu, 'lo'],
-  [/\p{Script=Tibetan}/gu, 'bo'],
-  [/\p{Script=Mongolian}/gu, 'mn'],
-];
 
 /**
  * How common each language's text is (roughly, its share of the web), most common first. Used
@@ -154,6 +119,8 @@ function distinctTrigrams(text: string): number {
   for (let i = 0; i + 3 <= clean.length; i++) seen.add(clean.slice(i, i + 3));
   return Math.max(1, seen.size);
 }
+
+const ONLY = Object.keys(TRIGRAM_LANGUAGES);
 
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
