@@ -20,13 +20,24 @@ const WIDE = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\u3000-\\u
 const WIDE_BREAK = new RegExp(`(?<=[${WIDE}])[^\\S\\n\\r\\u2028\\u2029]*[\\n\\r\\u2028\\u2029]\\s*(?=[${WIDE}])`, 'gu');
 
 /**
+ * Thai, Lao, Khmer and Burmese put no space between words, and a space between phrases: a line
+ * wrapped between two words of theirs is no space at all (CSS Text 3 removes such a segment
+ * break too), while one wrapped at a phrase's space keeps it at the line's end, or loses it —
+ * then the break is taken as the space it replaced only when the next line starts a phrase is
+ * unknowable, so a break with no space before it goes, one with a space keeps one space.
+ */
+const PHRASE_SCRIPT = '\\p{Script=Thai}\\p{Script=Lao}\\p{Script=Khmer}\\p{Script=Myanmar}';
+const PHRASE_SCRIPT_BREAK = new RegExp(`(?<=[${PHRASE_SCRIPT}]\\p{M}*)[\\n\\r\\u2028\\u2029]\\s*(?=[${PHRASE_SCRIPT}])`, 'gu');
+
+/**
  * Collapses runs of whitespace (including soft line breaks) into single spaces. A line break
  * between two Chinese or Japanese characters goes (wrapped lines of Markdown, HTML or plain
- * text put a space inside a word: 日本の 首都).
+ * text put a space inside a word: 日本の 首都), and one between two Thai, Lao, Khmer or Burmese
+ * characters with no space before it (a space there is a phrase boundary, which ends sentences).
  */
 export function collapseSpaces(text: string): string {
   // Invisible format characters (zero-width space, word joiner, BOM) join rather than split.
-  return text.replace(/[\u200b\u2060\ufeff]/g, '').replace(WIDE_BREAK, '').replace(/[\s\u00a0]+/g, ' ').trim();
+  return text.replace(/[\u200b\u2060\ufeff]/g, '').replace(WIDE_BREAK, '').replace(PHRASE_SCRIPT_BREAK, '').replace(/[\s\u00a0]+/g, ' ').trim();
 }
 
 /**

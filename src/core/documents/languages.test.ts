@@ -73,3 +73,12 @@ describe('numbered headings are levelled by the structure words of their languag
     ]);
   });
 });
+
+describe('Thai wrapped lines', () => {
+  it('a line wrapped between two Thai words is no space (a space is a phrase boundary); one wrapped at a space keeps it', () => {
+    const wrapped = 'เมืองเคสโตรว์เติบโตขึ้นตรงจุดที่ถนนเกลือ\nสายเก่าข้ามแม่น้ำอัลเดอร์ เป็นเวลาหลายศตวรรษที่นักเดินทาง\nต้องจ่ายเงินให้คนแจวเรือพาข้ามน้ำ \nและในฤดูหนาวท่าข้ามมักปิดนานหลายสัปดาห์';
+    expect(documentFromText(wrapped, 'thai.md', 'md').text).toBe(
+      'เมืองเคสโตรว์เติบโตขึ้นตรงจุดที่ถนนเกลือสายเก่าข้ามแม่น้ำอัลเดอร์ เป็นเวลาหลายศตวรรษที่นักเดินทางต้องจ่ายเงินให้คนแจวเรือพาข้ามน้ำ และในฤดูหนาวท่าข้ามมักปิดนานหลายสัปดาห์',
+    );
+  });
+});
