@@ -12,6 +12,8 @@
  * Contextual chunks: on the first articles of SQuAD, naive chunks and Contextual chunks with the
  * contexts the TEST generator writes (its one fixed reply: the pipeline, not the worth), with the
  * calls and time it took (--skip-contextual leaves them out).
+ * Language parity (parity.ts): the lab's own parallel set and XQuAD en/es/zh/de, each language's
+ * BM25 answer in context beside English's (--parity-only runs only that, in seconds).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -36,9 +38,10 @@ import { generateContexts } from '../../src/core/context/generate-contexts';
 import { localContextGenerator } from '../../src/core/context/generators';
 import { LocalGenerator, TEST_GENERATOR_ID } from '../../src/core/generate/local';
 import { ensureTestGenerator } from '../make-test-lm';
+import { measureParity, parityTables, type ParityRow } from './parity';
 
 const { values } = parseArgs({
-  options: { json: { type: 'string' }, quick: { type: 'boolean' }, analyzer: { type: 'string' }, bm25: { type: 'string' }, 'bm25-only': { type: 'boolean' }, 'skip-late': { type: 'boolean' }, 'skip-contextual': { type: 'boolean' } },
+  options: { json: { type: 'string' }, quick: { type: 'boolean' }, analyzer: { type: 'string' }, bm25: { type: 'string' }, 'bm25-only': { type: 'boolean' }, 'skip-late': { type: 'boolean' }, 'skip-contextual': { type: 'boolean' }, 'parity-only': { type: 'boolean' } },
 });
 const pick = <T extends string>(v: string | undefined, allowed: readonly T[], fallback: T): T[] => {
   const items = (v ?? fallback).split(',').map((x) => x.trim()) as T[];
@@ -99,6 +102,14 @@ function datasets(quick: boolean): { name: string; language: string; load: () =>
       },
     },
   ];
+}
+
+const parityProgress = (line: string) => process.stderr.write(`done ${line}\n`);
+if (values['parity-only']) {
+  const parity = await measureParity(LEXICAL[0]!, parityProgress);
+  console.log(`bench:quality --parity-only · BM25 only, tokens counted with approx (as eval --retriever bm25)${parityTables(parity)}`);
+  if (values.json) writeFileSync(values.json, JSON.stringify(parity, null, 1));
+  process.exit(0);
 }
 
 setupNode();
@@ -232,10 +243,12 @@ if (withLate) {
   console.log(`\nVector retrieval, plain vs late-chunked vectors: best strategy's answer in context at 512 tokens [95 % interval] (${LATE_LABEL})`);
   console.log(renderTable(['dataset', 'plain', 'late'], datasets(quick).map((d) => [d.name, cell(d.name, 'plain'), cell(d.name, 'late')])));
 }
+const parity: ParityRow[] = await measureParity(LEXICAL[0]!, parityProgress);
+console.log(`\nLanguage parity${parityTables(parity)}`);
 console.log(`\nSciFact BM25 nDCG@10 over whole abstracts: ${wholeNdcg.join('; ')} — published (Anserini, Lucene BM25 k1 0.9 b 0.4 with Porter stemming): 0.6647 multifield, 0.6789 flat.`);
 console.log(timings.join('\n'));
 console.log(`total ${((performance.now() - t0) / 1000).toFixed(0)} s`);
 if (values.json) {
-  writeFileSync(values.json, JSON.stringify(rows, null, 1));
+  writeFileSync(values.json, JSON.stringify([...rows, ...parity], null, 1));
   console.log(`rows written to ${values.json}`);
 }

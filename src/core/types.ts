@@ -53,6 +53,8 @@ export interface Document {
   title: string;
   /** BCP-47 primary tag ('en', 'pt', 'zh', …), given or detected. */
   language: string;
+  /** How the language was decided, when not given by the file, the dataset or the caller. */
+  languageInfo?: LanguageInfo;
   text: string;
   sections: Section[];
   pages: Page[];
@@ -64,6 +66,20 @@ export interface Document {
   context?: DocumentContext;
   /** The paragraphs read by OCR (scanned pages, images), each with its confidence: a sentence's confidence is its span's. */
   ocr?: OcrSpan[];
+}
+
+/**
+ * A detected language says how sure the detector was (segment/language.ts), so a document whose
+ * language is unsure can say so and be changed; a language the user chose says so and is kept.
+ */
+export interface LanguageInfo {
+  source: 'detected' | 'user';
+  /** 0–1 (detected only). */
+  confidence?: number;
+  /** The detector's own verdict: confident enough to act on without asking (detected only). */
+  sure?: boolean;
+  /** The next candidates, most likely first (detected only). */
+  alternatives?: string[];
 }
 
 export interface DocumentContext {

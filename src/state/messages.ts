@@ -139,6 +139,7 @@ const LAB_ERRORS: Record<LabErrorCode, string> = {
   'sentence-gone': 'that sentence is no longer in the corpus',
   'no-eval-set': 'import a labelled set first',
   'export-empty': 'there is nothing to export: add documents first',
+  'bad-language': 'that is not a language tag (BCP 47, like "ro", "pt-BR" or "zh-Hant")',
 };
 
 /** Any failure in words: the lab's and the generation worker's codes worded here, anything else by its own message. */

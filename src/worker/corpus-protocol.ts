@@ -4,7 +4,7 @@
  */
 import type { Budget, TabMemory } from '../core/memory/load-estimate';
 import type { StructureParams, UnitKind } from '../core/retrieve/params';
-import type { DocumentContext } from '../core/types';
+import type { DocumentContext, LanguageInfo } from '../core/types';
 import type { MapProgressMessage } from './map-protocol';
 import type { ModelStatus } from './model-protocol';
 
@@ -23,6 +23,8 @@ export interface DocSummary {
   warnings: string[];
   /** The title and summary used in its contextual headers, when set. */
   context?: DocumentContext;
+  /** How its language was decided (detected: how sure; or the user's choice); absent when the file or dataset gave it. */
+  languageInfo?: LanguageInfo;
   /** Units of this document embedded so far (sentences, leaves, chunks), for its progress bar. */
   embedded: { done: number; total: number };
 }

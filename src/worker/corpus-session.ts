@@ -214,6 +214,20 @@ export class CorpusSession {
     return true;
   }
 
+  /**
+   * Replaces a document by `change(doc)` (null: nothing changed, false is returned): taken out and
+   * appended again, so only its own units are split, analysed and embedded anew.
+   */
+  async replaceDocument(docId: string, change: (doc: Document) => Document | null): Promise<boolean> {
+    const doc = this.docs.find((d) => d.id === docId);
+    if (!doc) throw labError('document-gone');
+    const updated = change(doc);
+    if (!updated) return false;
+    await this.removeDocument(docId);
+    this.addDocument(updated);
+    return true;
+  }
+
   /** The embedder changed: a new engine, with the vectors saved for that model restored. */
   async setEmbedder(embedder: Embedder | null, saved: SavedVectors[]): Promise<void> {
     this.embedder = embedder;
@@ -308,6 +322,7 @@ export class CorpusSession {
       sentences: (c.docStarts[i + 1] ?? 0) - (c.docStarts[i] ?? 0),
       warnings: d.warnings ?? [],
       ...(d.context ? { context: d.context } : {}),
+      ...(d.languageInfo ? { languageInfo: d.languageInfo } : {}),
       embedded: coverage[i] ?? { done: 0, total: 0 },
     };
   }

@@ -22,6 +22,7 @@ export function labHandlers(getLab: () => Promise<Lab>): Handlers<LabApi> {
     setStructure: on('serial', (lab, p) => lab.setStructure(p.structure)),
     removeDocument: on('serial', (lab, p) => lab.removeDocument(p.docId)),
     setDocumentContext: on('serial', (lab, p) => lab.setDocumentContext(p.docId, p.context)),
+    setDocumentLanguage: on('serial', (lab, p) => lab.setDocumentLanguage(p.docId, p.language)),
     clear: on('serial', (lab) => lab.clear()),
     setIndexBackend: on('serial', (lab, p) => lab.setIndexBackend(p.backend)),
     // At once, even while files are added or an evaluation runs: a pause must not wait for them

@@ -33,6 +33,7 @@ import { VectorKeeper } from './vector-keeper';
 import { LOAD_REFUSED, type AddResult, type LoadRefusal, type InitOptions, type InputFileMessage, type LabApi, type ModelChoice, type ModelStatus, type WorkerStatus } from './protocol';
 import { searchColumns } from './search-columns';
 import { questionPassages } from './question-passages';
+import { withLanguage } from './document-language';
 
 type Ctx<M extends keyof LabApi> = RpcContext<LabApi[M]['progress']>;
 type Result<M extends keyof LabApi> = Promise<LabApi[M]['result']>;
@@ -169,6 +170,14 @@ export class Lab {
   async setDocumentContext(docId: string, context: DocumentContext | null): Result<'setDocumentContext'> {
     if (!(await this.session.setDocumentContext(docId, context))) return this.status();
     // New headers: the document's stored vectors no longer hold.
+    await this.keeper.forget([docId], true);
+    await this.afterCorpusChange();
+    return this.status();
+  }
+
+  async setDocumentLanguage(docId: string, language: string): Result<'setDocumentLanguage'> {
+    if (!(await this.session.replaceDocument(docId, (d) => withLanguage(d, language)))) return this.status();
+    // Split and analysed anew in its language: its stored vectors no longer hold.
     await this.keeper.forget([docId], true);
     await this.afterCorpusChange();
     return this.status();

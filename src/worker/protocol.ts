@@ -31,7 +31,7 @@ export * from './search-protocol';
 export const LAB_TAG = 'rag-lab';
 
 /** Codes of the lab's own errors (RpcError.code); the page words them. Errors of the core arrive as 'failed' with their message. */
-export type LabErrorCode = 'document-gone' | 'sentence-gone' | 'no-eval-set' | 'export-empty';
+export type LabErrorCode = 'document-gone' | 'sentence-gone' | 'no-eval-set' | 'export-empty' | 'bad-language';
 
 export function labError(code: LabErrorCode): RpcError<LabErrorCode> {
   return new RpcError(code);
@@ -55,6 +55,8 @@ export type LabApi = QuestionApi & QuestionGenerationApi & ContextApi & {
   removeDocument: RpcMethod<{ docId: string }, WorkerStatus>;
   /** Sets (or with null, drops) a document's title and summary for contextual headers; its units are embedded again. */
   setDocumentContext: RpcMethod<{ docId: string; context: DocumentContext | null }, WorkerStatus>;
+  /** Sets a document's language (the user's choice, a BCP-47 tag): only that document is split, indexed and embedded again. */
+  setDocumentLanguage: RpcMethod<{ docId: string; language: string }, WorkerStatus>;
   clear: RpcMethod<Record<string, never>, WorkerStatus>;
   /** What embedding the whole corpus with a new model would send (an endpoint's consent). */
   sendPlan: RpcMethod<Record<string, never>, EmbeddingSendPlan>;

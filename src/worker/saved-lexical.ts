@@ -29,9 +29,11 @@ export interface SavedLexical {
  * the split's key: that would also drop every stored vector. 2: BM25 terms keep the marks that
  * spell Hindi, Thai and Japanese words; Turkish and Azeri lower-case in their locale; Greek,
  * Arabic, Hindi and ten more languages are stemmed; Greek final ς folds to σ; the Arabic tatweel
- * is dropped.
+ * is dropped. 3: Korean particles stripped; Romanian ș ț stemmed as ş ţ; Turkish and Azeri
+ * words cut at the apostrophe; stop words for 30 more languages (Japanese, Korean, Thai,
+ * Vietnamese, Chinese, Polish, Czech, Hebrew, Persian, …), Vietnamese ones matched unfolded.
  */
-const ANALYZER_REVISION = 2;
+const ANALYZER_REVISION = 3;
 
 /** What a kind's BM25 index depends on: the units (split, chunk tree, headers), the analyzer (and its revision) and variant, and their number. */
 export function lexicalStoreKey(engine: RetrievalEngine, kind: UnitKind): string {

@@ -1,5 +1,5 @@
 import type { Document, DocumentMeta, Page, Section } from '../types';
-import { detectLanguage } from '../segment/language';
+import { guessLanguage } from '../segment/language';
 import { cleanJson, cleanText, replacedNote } from '../util/clean-text';
 import { canonicalLanguage, ignoredLanguageNote } from '../util/language-tag';
 
@@ -20,13 +20,24 @@ const WIDE = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\u3000-\\u
 const WIDE_BREAK = new RegExp(`(?<=[${WIDE}])[^\\S\\n\\r\\u2028\\u2029]*[\\n\\r\\u2028\\u2029]\\s*(?=[${WIDE}])`, 'gu');
 
 /**
+ * Thai, Lao, Khmer and Burmese put no space between words, and a space between phrases: a line
+ * wrapped between two words of theirs is no space at all (CSS Text 3 removes such a segment
+ * break too), while one wrapped at a phrase's space keeps it at the line's end, or loses it —
+ * then the break is taken as the space it replaced only when the next line starts a phrase is
+ * unknowable, so a break with no space before it goes, one with a space keeps one space.
+ */
+const PHRASE_SCRIPT = '\\p{Script=Thai}\\p{Script=Lao}\\p{Script=Khmer}\\p{Script=Myanmar}';
+const PHRASE_SCRIPT_BREAK = new RegExp(`(?<=[${PHRASE_SCRIPT}]\\p{M}*)[\\n\\r\\u2028\\u2029]\\s*(?=[${PHRASE_SCRIPT}])`, 'gu');
+
+/**
  * Collapses runs of whitespace (including soft line breaks) into single spaces. A line break
  * between two Chinese or Japanese characters goes (wrapped lines of Markdown, HTML or plain
- * text put a space inside a word: 日本の 首都).
+ * text put a space inside a word: 日本の 首都), and one between two Thai, Lao, Khmer or Burmese
+ * characters with no space before it (a space there is a phrase boundary, which ends sentences).
  */
 export function collapseSpaces(text: string): string {
   // Invisible format characters (zero-width space, word joiner, BOM) join rather than split.
-  return text.replace(/[\u200b\u2060\ufeff]/g, '').replace(WIDE_BREAK, '').replace(/[\s\u00a0]+/g, ' ').trim();
+  return text.replace(/[\u200b\u2060\ufeff]/g, '').replace(WIDE_BREAK, '').replace(PHRASE_SCRIPT_BREAK, '').replace(/[\s\u00a0]+/g, ' ').trim();
 }
 
 /**
@@ -45,10 +56,16 @@ export class DocumentBuilder {
   /** Control characters and lone surrogates replaced so far (util/clean-text.ts): every string goes through clean(). */
   private replaced = 0;
 
+  /**
+   * Cleaned (control characters, lone surrogates) and composed to NFC: a decomposed file (macOS
+   * names and text, some PDFs and Word files) holds the same words as a composed one, and is
+   * stored, detected, split, searched and shown alike. Every offset (sections, pages, OCR spans)
+   * is taken on the text after this, so spans stay valid.
+   */
   private clean(content: string): string {
     const c = cleanText(content);
     this.replaced += c.replaced;
-    return c.text;
+    return c.text.normalize('NFC');
   }
 
   private append(block: string): void {
@@ -56,21 +73,27 @@ export class DocumentBuilder {
     this.text += block;
   }
 
-  /** A paragraph-like block; whitespace inside is collapsed unless `preformatted`. */
-  block(content: string, preformatted = false): void {
+  /** A paragraph-like block; whitespace inside is collapsed unless `preformatted`. Returns the span it took in the text, null if it added nothing. */
+  block(content: string, preformatted = false): { start: number; end: number } | null {
     const text = this.clean(content);
     const clean = preformatted ? text.replace(/\s+$/g, '').replace(/^\n+/, '') : collapseSpaces(text);
-    if (clean) this.append(clean);
+    if (!clean) return null;
+    this.append(clean);
+    return { start: this.text.length - clean.length, end: this.text.length };
   }
 
   /**
-   * Appends text verbatim (newlines become spaces, so the length is unchanged) and
-   * returns its offset: for evaluation sets whose answer offsets must stay exact.
+   * Appends text verbatim (newlines become spaces, so the length is unchanged; not composed to
+   * NFC, which changes lengths) and returns its offset: for evaluation sets whose answer offsets
+   * index the set's own characters. Such text is still detected, split and searched as its NFC
+   * form would be (detection reads NFC, terms are NFKC, answers are compared in NFKC).
    */
   rawBlock(content: string): number {
     if (this.text) this.text += '\n\n';
     const offset = this.text.length;
-    this.text += this.clean(content).replace(/[\r\n\u2028\u2029]/g, ' ');
+    const c = cleanText(content);
+    this.replaced += c.replaced;
+    this.text += c.text.replace(/[\r\n\u2028\u2029]/g, ' ');
     return offset;
   }
 
@@ -137,10 +160,14 @@ export class DocumentBuilder {
     // The note counts what the text and title lost (metadata repeats the file name: not counted twice).
     const replaced = this.replaced;
     if (replaced) this.warnings.push(replacedNote(replaced));
+    // Detected unless given; a guess with no letters to go on is English, and says it is unsure.
+    const guess = given ? null : guessLanguage(this.text);
+    const language = given || (guess!.by === 'none' ? 'en' : guess!.language);
     return {
       id: this.clean(fields.id),
       title,
-      language: given || detectLanguage(this.text),
+      language,
+      ...(guess ? { languageInfo: { source: 'detected' as const, confidence: guess.confidence, sure: guess.sure, alternatives: guess.alternatives } } : {}),
       text: this.text,
       sections: this.sections,
       pages: this.pages,

@@ -17,8 +17,8 @@ class ChapterBuilder extends DocumentBuilder {
   ) {
     super();
   }
-  override block(content: string, preformatted = false): void {
-    this.target.block(content, preformatted);
+  override block(content: string, preformatted = false): { start: number; end: number } | null {
+    return this.target.block(content, preformatted);
   }
   override heading(level: number, title: string): void {
     if (this.chapterTitle === null) return this.target.heading(level, title);

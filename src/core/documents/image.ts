@@ -1,5 +1,5 @@
 import type { OcrSpan } from '../types';
-import { LoaderError, collapseSpaces, type DocumentBuilder } from './builder';
+import { LoaderError, type DocumentBuilder } from './builder';
 import { OcrSession, ocrPages, type OcrOptions } from './ocr';
 
 /** An image (.png, .jpg, .webp, .tiff) read by OCR as one page; paragraphs below the confidence floor are dropped. */
@@ -18,8 +18,8 @@ export async function parseImage(bytes: Uint8Array, fileName: string, b: Documen
   const spans: OcrSpan[] = [];
   b.beginPage();
   for (const p of page.paragraphs) {
-    b.block(p.text);
-    spans.push({ start: b.length - collapseSpaces(p.text).length, end: b.length, confidence: p.confidence });
+    const span = b.block(p.text);
+    if (span) spans.push({ ...span, confidence: p.confidence });
   }
   b.endPage(1);
   b.warnings.push(`read by OCR (mean confidence ${Math.round(page.confidence)})`);

@@ -179,8 +179,8 @@ export async function parsePdf(bytes: Uint8Array, fileName: string, b: DocumentB
       const read = ocr.get(pageNo);
       if (read) {
         for (const para of read.paragraphs) {
-          b.block(para.text);
-          spans.push({ start: b.length - collapseSpaces(para.text).length, end: b.length, confidence: para.confidence });
+          const span = b.block(para.text);
+          if (span) spans.push({ ...span, confidence: para.confidence });
         }
         b.endPage(pageNo);
         return;

@@ -28,22 +28,32 @@ function isAllCaps(s: string): boolean {
 }
 
 /**
- * Words that name levels of a document's structure, outermost first (en, pt, es, de, fr).
- * Numbered headings like "PARTE I", "Chapter 3" or "Artigo 12.º" take their level from
- * this order, so laws and manuals in plain text get a real tree, not a flat list.
+ * Words that name levels of a document's structure, outermost first (en, pt, es, de, fr, it,
+ * nl, ro, pl, tr, ru, uk, el, vi, id, hi). Numbered headings like "PARTE I", "Chapter 3",
+ * "Artigo 12.º" or "Глава 2" take their level from this order, so laws and manuals in plain
+ * text get a real tree, not a flat list.
  */
 const STRUCTURE_WORDS: string[][] = [
-  ['part', 'parte', 'teil', 'partie'],
-  ['book', 'livro', 'libro', 'buch', 'livre'],
-  ['title', 'título', 'titulo', 'titel', 'titre'],
-  ['chapter', 'capítulo', 'capitulo', 'kapitel', 'chapitre'],
-  ['section', 'secção', 'seção', 'sección', 'seccion', 'abschnitt'],
+  ['part', 'parte', 'teil', 'partie', 'deel', 'partea', 'część', 'kısım', 'часть', 'частина', 'μέρος', 'phần', 'bagian', 'भाग'],
+  ['book', 'livro', 'libro', 'buch', 'livre', 'boek', 'cartea', 'księga', 'kitap', 'книга', 'βιβλίο', 'quyển', 'buku'],
+  ['title', 'título', 'titulo', 'titel', 'titre', 'titolo', 'titlul', 'tytuł', 'başlık', 'раздел', 'розділ', 'τίτλος'],
+  ['chapter', 'capítulo', 'capitulo', 'kapitel', 'chapitre', 'capitolo', 'hoofdstuk', 'capitolul', 'rozdział', 'bölüm', 'глава', 'κεφάλαιο', 'chương', 'bab', 'अध्याय'],
+  ['section', 'secção', 'seção', 'sección', 'seccion', 'abschnitt', 'sezione', 'afdeling', 'secțiunea', 'oddział', 'kesim', 'параграф', 'τμήμα', 'mục'],
   ['subsection', 'subsecção', 'subseção', 'subsección'],
-  ['article', 'artigo', 'artículo', 'articulo', 'artikel', 'art', 'article', '§'],
+  ['article', 'artigo', 'artículo', 'articulo', 'artikel', 'art', 'article', 'articolo', 'articolul', 'artykuł', 'madde', 'статья', 'стаття', 'άρθρο', 'điều', 'pasal', 'धारा', 'अनुच्छेद', '§'],
 ];
+
+/**
+ * Chinese, Japanese and Korean number the level's word: 第一章 / 第3条 (zh, ja), 제1장 / 제3조 (ko).
+ * Each level character → its rank in STRUCTURE_WORDS.
+ */
+const CJK_LEVELS: Record<string, number> = { 编: 0, 編: 0, 편: 0, 卷: 1, 章: 3, 장: 3, 节: 4, 節: 4, 절: 4, 条: 6, 條: 6, 조: 6 };
+const CJK_NUMBERED = /^(?:第\s*[一二三四五六七八九十百千零〇两\d]+\s*|제\s*\d+\s*)([编編편卷章장节節절条條조])/u;
 
 /** The structure rank (index in STRUCTURE_WORDS) of a numbered heading, or -1. */
 function structureRank(title: string): number {
+  const cjk = CJK_NUMBERED.exec(title);
+  if (cjk) return CJK_LEVELS[cjk[1]!] ?? -1;
   const m = /^(§|\p{L}+)\.?\s*(?:[IVXLCDM]+\b|\d+)/iu.exec(title);
   if (!m) return -1;
   const word = m[1]!.toLowerCase();

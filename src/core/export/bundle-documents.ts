@@ -5,7 +5,7 @@
  * metadata nested too deep to store, an `extra` that would override a document's own
  * fields, a repeated document id and keys out of range are each one BundleError.
  */
-import type { Document } from '../types';
+import type { Document, LanguageInfo } from '../types';
 import { cleanJson, cleanText } from '../util/clean-text';
 import { canonicalLanguage } from '../util/language-tag';
 import { BundleError, type Table } from './format';
@@ -15,6 +15,18 @@ const col = <T>(t: Table, name: string) => t.columns[name] as T[];
 
 /** The fields `extra` may carry (tables.ts writes these): anything else in it is ignored, never spread over the document. */
 const EXTRA_FIELDS = ['tags', 'warnings', 'context'] as const;
+
+/** How the language was decided, when `extra` says so in the shape the lab writes; anything else is dropped (the language itself stays). */
+function languageInfo(v: unknown): LanguageInfo | undefined {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return undefined;
+  const o = v as Record<string, unknown>;
+  if (o.source !== 'detected' && o.source !== 'user') return undefined;
+  const info: LanguageInfo = { source: o.source };
+  if (typeof o.confidence === 'number' && o.confidence >= 0 && o.confidence <= 1) info.confidence = o.confidence;
+  if (typeof o.sure === 'boolean') info.sure = o.sure;
+  if (Array.isArray(o.alternatives)) info.alternatives = o.alternatives.filter((a): a is string => typeof a === 'string' && canonicalLanguage(a) !== null).slice(0, 8);
+  return info;
+}
 
 function json(text: unknown, what: string, row: number): unknown {
   try {
@@ -52,6 +64,8 @@ export function documentsOf(docsTable: Table, sectionsTable: Table, pagesTable: 
     const kept: Partial<Document> = {};
     if (extra && typeof extra === 'object' && !Array.isArray(extra)) {
       for (const k of EXTRA_FIELDS) if (k in extra) (kept as Record<string, unknown>)[k] = (extra as Record<string, unknown>)[k];
+      const info = languageInfo((extra as Record<string, unknown>).languageInfo);
+      if (info) kept.languageInfo = info;
     }
     return {
       id,

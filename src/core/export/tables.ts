@@ -51,7 +51,7 @@ export function corpusTables(engine: RetrievalEngine, filters: MetadataFilter): 
     sent_end: c.docs.map((_, i) => c.docStarts[i + 1]!),
     meta: c.docs.map((d) => JSON.stringify(d.meta)),
     extra: c.docs.map((d) =>
-      JSON.stringify({ ...(d.tags ? { tags: d.tags } : {}), ...(d.warnings ? { warnings: d.warnings } : {}), ...(d.context ? { context: d.context } : {}) }),
+      JSON.stringify({ ...(d.tags ? { tags: d.tags } : {}), ...(d.warnings ? { warnings: d.warnings } : {}), ...(d.context ? { context: d.context } : {}), ...(d.languageInfo ? { languageInfo: d.languageInfo } : {}) }),
     ),
     text: c.docs.map((d) => d.text),
   });

@@ -25,10 +25,11 @@ import { stemmer as nepali } from '@orama/stemmers/nepali';
 import { stemmer as serbian } from '@orama/stemmers/serbian';
 import { stemmer as tamil } from '@orama/stemmers/tamil';
 import { stemmer as ukrainian } from '@orama/stemmers/ukrainian';
-import { ara, bul, dan, deu, ell, eng, fin, fra, gle, hin, hun, hye, ind, ita, lit, nld, nob, por, ron, rus, spa, swe, tur, ukr } from 'stopword';
+import { afr, ara, ben, bul, cat, ces, dan, deu, ell, eng, est, fas, fin, fra, gle, glg, guj, hau, heb, hin, hrv, hun, hye, ind, ita, jpn, kor, lav, lit, mar, msa, mya, nld, nob, panGu, pol, por, ron, rus, slk, slv, som, spa, swa, swe, tgl, tha, tur, ukr, urd, vie, yor, zho, zul } from 'stopword';
 import { detectLanguage } from '../segment/language';
 import { segments } from '../segment/segmenters';
 import { INVISIBLE_IN_WORDS, normalizeTerm } from '../segment/words';
+import { stripKoreanParticles } from './korean';
 
 /**
  * How text becomes BM25 terms. `words`: Intl.Segmenter words, lower case, accents folded
@@ -47,6 +48,8 @@ export function isAnalyzer(v: unknown): v is AnalyzerName {
 
 /** BCP-47 primary tag → Snowball stemmer (@orama/stemmers). */
 const STEMMERS: Record<string, (word: string) => string> = {
+  // Korean: its particles and the endings of 하다/되다/이다 stripped (korean.ts), Nori's light half.
+  ko: stripKoreanParticles,
   en: english, pt: portuguese, es: spanish, de: german, fr: french, it: italian, nl: dutch,
   da: danish, fi: finnish, no: norwegian, nb: norwegian, ro: romanian, ru: russian, sv: swedish, tr: turkish,
   // The rest of @orama/stemmers: without them a Greek, Arabic or Hindi question's form missed the text's
@@ -56,18 +59,34 @@ const STEMMERS: Record<string, (word: string) => string> = {
 };
 
 const STOP_LISTS: Record<string, string[]> = {
-  en: eng, pt: por, es: spa, de: deu, fr: fra, it: ita, nl: nld, da: dan, fi: fin, no: nob, nb: nob, ro: ron, ru: rus, sv: swe, tr: tur,
+  en: eng, pt: por, es: spa, de: deu, fr: fra, it: ita, nl: nld, da: dan, fi: fin, no: nob, nb: nob, nn: nob, ro: ron, ru: rus, sv: swe, tr: tur,
   el: ell, ar: ara, hi: hin, uk: ukr, bg: bul, hu: hun, id: ind, ga: gle, lt: lit, hy: hye,
+  // Every other list the package has for a language the detector names: without them particles and function
+  // words (Japanese の, Korean 및, Thai ที่, Vietnamese của, Chinese 的) were content words for BM25 and copy share.
+  ca: cat, cs: ces, sk: slk, sl: slv, pl: pol, hr: hrv, et: est, lv: lav, fa: fas, ur: urd, bn: ben, mr: mar, gu: guj, pa: panGu,
+  ms: msa, tl: tgl, sw: swa, af: afr, he: heb, gl: glg, so: som, yo: yor, zu: zul, ha: hau, my: mya,
+  vi: vie, th: tha, ko: kor, ja: jpn, zh: zho,
 };
 
-/** Stop words folded as terms are, so "não" and a typed "nao" are both dropped. */
+/**
+ * Vietnamese marks spell different words (đô "capital", đó "that"; nội "inner", nơi "place"):
+ * folded, its stop list dropped content words. Its stop words are matched as written.
+ */
+const UNFOLDED_STOP = new Set(['vi']);
+
+/** Stop words folded as terms are, so "não" and a typed "nao" are both dropped (as written, in UNFOLDED_STOP's languages). */
 const stopSets = new Map<string, Set<string>>();
 function stopSet(lang: string): Set<string> | undefined {
   const list = STOP_LISTS[lang];
   if (!list) return undefined;
   let set = stopSets.get(lang);
-  if (!set) stopSets.set(lang, (set = new Set(list.map(normalizeTerm))));
+  if (!set) stopSets.set(lang, (set = new Set(list.map(UNFOLDED_STOP.has(lang) ? (w) => lower(w, lang) : normalizeTerm))));
   return set;
+}
+
+/** Whether a word (lower-cased) is one of the language's stop words. */
+function isStop(stop: Set<string>, word: string, lang: string): boolean {
+  return stop.has(UNFOLDED_STOP.has(lang) ? word : normalizeTerm(word));
 }
 
 /** The languages whose words are stemmed (the rest keep their words). */
@@ -133,11 +152,27 @@ export function analyze(text: string, language = 'en', analyzer: AnalyzerName = 
   return out;
 }
 
+/**
+ * Turkish and Azerbaijani write a proper noun's suffixes after an apostrophe (İstanbul'da,
+ * Alder Nehri'ni): the word is what comes before it, as Lucene's ApostropheFilter has it.
+ */
+const APOSTROPHE_SUFFIX = /['’].*$/u;
+
+/**
+ * The Snowball Romanian stemmer (@orama/stemmers) spells ş and ţ with a cedilla, as Romanian
+ * was typed before Unicode had the comma-below letters; today's text writes ș and ț. Without
+ * this, "inundația" lost only its article where "inundaţia" was stemmed to "inund".
+ */
+const ROMANIAN_COMMA_BELOW = /[șțȘȚ]/gu;
+const CEDILLA: Record<string, string> = { ș: 'ş', ț: 'ţ', Ș: 'Ş', Ț: 'Ţ' };
+
 function analyzeWord(segment: string, lang: string, stem: ((w: string) => string) | undefined, stop: Set<string> | undefined): string {
   let w = lower(segment, lang);
   if (lang === 'en') w = w.replace(/['’]s$/u, '');
   else if (lang === 'fr' || lang === 'it') w = w.replace(ELISION, '');
-  if (stop?.has(normalizeTerm(w))) return '';
+  else if (LOCALE_CASE.has(lang)) w = w.replace(APOSTROPHE_SUFFIX, '') || w;
+  else if (lang === 'ro') w = w.replace(ROMANIAN_COMMA_BELOW, (c) => CEDILLA[c]!);
+  if (stop && isStop(stop, w, lang)) return '';
   return normalizeTerm(stem ? stem(w) : w);
 }
 
@@ -147,6 +182,7 @@ export function analyzerWords(analyzer: AnalyzerName, language?: string): string
   if (!analyzer.startsWith('stem')) return `words${stop}`;
   const lang = language ? primary(language) : undefined;
   if (lang && !(lang in STEMMERS)) return `words (no stemmer for ${lang})${stop}`;
+  if (lang === 'ko') return `particles stripped (ko)${stop}`;
   return `stemmed${lang ? ` (${lang === 'en' ? 'Porter' : 'Snowball'} ${lang})` : ''}${stop}`;
 }
 

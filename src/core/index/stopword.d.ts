@@ -5,3 +5,9 @@ declare module 'stopword' {
   export const ara: string[], bul: string[], ell: string[], gle: string[], hin: string[], hun: string[], hye: string[];
   export const ind: string[], lit: string[], ukr: string[];
 }
+declare module 'stopword' {
+  export const afr: string[], ben: string[], cat: string[], ces: string[], est: string[], fas: string[], glg: string[], guj: string[];
+  export const hau: string[], heb: string[], hrv: string[], jpn: string[], kor: string[], lav: string[], mar: string[], msa: string[];
+  export const mya: string[], panGu: string[], pol: string[], slk: string[], slv: string[], som: string[], swa: string[], tgl: string[];
+  export const tha: string[], urd: string[], vie: string[], yor: string[], zho: string[], zul: string[];
+}

@@ -5,6 +5,7 @@
  * favour BM25, so the worst are dropped and every question records its share).
  */
 import { analyze } from '../index/analyzer';
+import { stripKoreanParticles } from '../index/korean';
 import { normalizeTerm, words } from '../segment/words';
 
 /** A question whose normalised word set overlaps a kept one's by MORE than this (Jaccard) is a near-duplicate. */
@@ -107,21 +108,40 @@ export function findNearDuplicate(question: string, kept: readonly string[], lan
  * Question words, folded as terms are: a question needs them whatever the passage says, so
  * they are not content words (the stop-word lists lack some, e.g. English "when").
  */
-const QUESTION_WORDS = new Set([
-  'what', 'when', 'where', 'who', 'whom', 'whose', 'which', 'why', 'how',
-  'quando', 'onde', 'quem', 'qual', 'quais', 'como', 'porque', 'cuando', 'donde', 'quien', 'quienes', 'cual', 'cuales', 'por',
-  'quand', 'ou', 'qui', 'quel', 'quelle', 'quels', 'quelles', 'comment', 'pourquoi', 'wann', 'wo', 'wer', 'wen', 'wem', 'welche', 'welcher', 'welches', 'wie', 'warum',
-]);
+const QUESTION_WORDS = new Set(
+  [
+    'what', 'when', 'where', 'who', 'whom', 'whose', 'which', 'why', 'how',
+    'quando', 'onde', 'quem', 'qual', 'quais', 'como', 'porque', 'cuando', 'donde', 'quien', 'quienes', 'cual', 'cuales', 'por',
+    'quand', 'ou', 'qui', 'quel', 'quelle', 'quels', 'quelles', 'comment', 'pourquoi', 'wann', 'wo', 'wer', 'wen', 'wem', 'welche', 'welcher', 'welches', 'wie', 'warum',
+    // it, nl, ro, ru, tr, el, hi, ar, vi, ja, ko, th, zh
+    'cosa', 'chi', 'dove', 'perché', 'quale', 'quanto', 'wat', 'wie', 'wanneer', 'waar', 'hoe', 'waarom', 'welke', 'hoeveel',
+    'ce', 'cine', 'când', 'unde', 'cum', 'care', 'cât', 'câte', 'câți', 'что', 'кто', 'где', 'когда', 'почему', 'как', 'какой', 'какая', 'какое', 'какие', 'сколько', 'чей',
+    'ne', 'kim', 'nerede', 'neden', 'nasıl', 'hangi', 'kaç', 'τι', 'ποιος', 'ποια', 'ποιο', 'πότε', 'πού', 'πώς', 'γιατί', 'πόσο', 'πόσα', 'πόσες', 'πόσοι',
+    'क्या', 'कौन', 'कब', 'कहाँ', 'कैसे', 'क्यों', 'कितना', 'कितने', 'कितनी', 'किस', 'किसने', 'ما', 'ماذا', 'من', 'متى', 'أين', 'كيف', 'لماذا', 'كم', 'أي', 'هل',
+    'gì', 'ai', 'đâu', 'nào', 'sao', 'bao', 'nhiêu', 'どこ', 'なに', 'なん', '何', 'だれ', '誰', 'いつ', 'どう', 'なぜ', 'どの', 'どれ', 'いくつ', 'いくら',
+    '무엇', '누구', '언제', '어디', '어떻게', '왜', '몇', '어느', '얼마', 'อะไร', 'ใคร', 'เมื่อไร', 'ที่ไหน', 'อย่างไร', 'ทำไม', 'กี่', 'เท่าไร', 'ใด', 'ไหน',
+    '什么', '谁', '哪', '哪里', '哪一', '何时', '怎么', '为什么', '多少', '几',
+  ].map(normalizeTerm),
+);
 
 /**
- * Share (0–1) of the question's content words (the analyzer's words with the language's stop
- * words and question words dropped, unstemmed: "verbatim") that occur in the passage. 0 for a question without
- * content words. Rounded to 4 decimals so it reads and compares the same everywhere.
+ * A text's words for the copy share: the analyzer's words with the language's stop words dropped,
+ * unstemmed ("verbatim"), and Korean words without their particles (서울은 and 서울을 are one word copied).
+ */
+function copyWords(text: string, language: string): string[] {
+  const terms = analyze(text, language, 'words+stop').filter(Boolean);
+  return language.toLowerCase().startsWith('ko') ? terms.map(stripKoreanParticles) : terms;
+}
+
+/**
+ * Share (0–1) of the question's content words (copyWords, question words dropped) that occur
+ * in the passage. 0 for a question without content words. Rounded to 4 decimals so it reads and
+ * compares the same everywhere.
  */
 export function copyShare(question: string, passage: string, language = 'en'): number {
-  const content = analyze(question, language, 'words+stop').filter((t) => t && !QUESTION_WORDS.has(t));
+  const content = copyWords(question, language).filter((t) => !QUESTION_WORDS.has(t));
   if (!content.length) return 0;
-  const inPassage = new Set(analyze(passage, language, 'words+stop'));
+  const inPassage = new Set(copyWords(passage, language));
   const found = content.filter((t) => inPassage.has(t)).length;
   return Math.round((found / content.length) * 1e4) / 1e4;
 }

@@ -126,12 +126,26 @@ describe('splitSentences: other languages', () => {
 });
 
 describe('splitSentences: scripts without sentence punctuation, and quotations', () => {
-  it('Thai: a space between Thai words ends a sentence (Thai has no full stop), a space before a number or a Latin word does not', () => {
-    const text = 'วันนี้อากาศดีมาก ฉันจะไปเที่ยวทะเล พรุ่งนี้จะกลับบ้าน\n\nราคา 100 บาท ซื้อที่ Central ได้';
-    expect(sentences(text, 'th')).toEqual(['วันนี้อากาศดีมาก', 'ฉันจะไปเที่ยวทะเล', 'พรุ่งนี้จะกลับบ้าน', 'ราคา 100 บาท', 'ซื้อที่ Central ได้']);
-    // By script, whatever the document's tag says (a mixed or mis-detected document).
-    expect(sentences('Hello there. วันนี้อากาศดีมาก ฉันจะไปเที่ยวทะเล', 'en')).toEqual(['Hello there.', 'วันนี้อากาศดีมาก', 'ฉันจะไปเที่ยวทะเล']);
+  it('Thai: sentences are runs of phrases of at least ten words, not every space (Thai has no full stop)', () => {
+    // The first paragraph of the parallel set's Thai article: three sentences, as its English original has.
+    const text =
+      'เมืองเคสโตรว์เติบโตขึ้นตรงจุดที่ถนนเกลือสายเก่าข้ามแม่น้ำอัลเดอร์ เป็นเวลาหลายศตวรรษที่นักเดินทางต้องจ่ายเงินให้คนแจวเรือพาข้ามน้ำ และในฤดูหนาวท่าข้ามมักปิดนานหลายสัปดาห์ ในปี 1782 สภาเมืองตัดสินใจสร้างสะพานหิน และขอให้วิศวกรโทมัส วาร์เนล เป็นผู้เขียนแบบ';
+    expect(sentences(text, 'th')).toEqual([
+      'เมืองเคสโตรว์เติบโตขึ้นตรงจุดที่ถนนเกลือสายเก่าข้ามแม่น้ำอัลเดอร์',
+      // "และ" (and) opens a phrase that continues the sentence.
+      'เป็นเวลาหลายศตวรรษที่นักเดินทางต้องจ่ายเงินให้คนแจวเรือพาข้ามน้ำ และในฤดูหนาวท่าข้ามมักปิดนานหลายสัปดาห์',
+      // A space before a number is inside a phrase; the name's space leaves a tail of six words, joined.
+      'ในปี 1782 สภาเมืองตัดสินใจสร้างสะพานหิน และขอให้วิศวกรโทมัส วาร์เนล เป็นผู้เขียนแบบ',
+    ]);
     expectWellFormed(text, splitSentences(text, 'th'));
+  });
+
+  it('Thai: phrases shorter than the floor stay together; by script, whatever the document\'s tag says', () => {
+    const text = 'วันนี้อากาศดีมาก ฉันจะไปเที่ยวทะเล พรุ่งนี้จะกลับบ้าน\n\nราคา 100 บาท ซื้อที่ Central ได้';
+    expect(sentences(text, 'th')).toEqual(['วันนี้อากาศดีมาก ฉันจะไปเที่ยวทะเล พรุ่งนี้จะกลับบ้าน', 'ราคา 100 บาท ซื้อที่ Central ได้']);
+    const mixed = 'Hello there. เมืองเคสโตรว์เติบโตขึ้นตรงจุดที่ถนนเกลือสายเก่าข้ามแม่น้ำอัลเดอร์ เป็นเวลาหลายศตวรรษที่นักเดินทางต้องจ่ายเงินให้คนแจวเรือพาข้ามน้ำ';
+    expect(splitSentences(mixed, 'en').length).toBe(splitSentences(mixed, 'th').length);
+    expect(sentences(mixed, 'en')).toEqual(['Hello there.', 'เมืองเคสโตรว์เติบโตขึ้นตรงจุดที่ถนนเกลือสายเก่าข้ามแม่น้ำอัลเดอร์', 'เป็นเวลาหลายศตวรรษที่นักเดินทางต้องจ่ายเงินให้คนแจวเรือพาข้ามน้ำ']);
   });
 
   it('Japanese: a quotation closed after its 。 and followed by と or って stays in its sentence', () => {
@@ -187,15 +201,59 @@ describe('splitSentences: boundaries and whitespace', () => {
   });
 });
 
+describe('splitSentences: an abbreviation per language does not end a sentence', () => {
+  const cases: [string, string, string[]][] = [
+    ['el', 'Ο κ. Παπαδόπουλος ήρθε στην Αθήνα. Έμεινε δύο μέρες.', ['Ο κ. Παπαδόπουλος ήρθε στην Αθήνα.', 'Έμεινε δύο μέρες.']],
+    ['hi', 'डॉ. शर्मा कल दिल्ली गए। वे आज लौटेंगे।', ['डॉ. शर्मा कल दिल्ली गए।', 'वे आज लौटेंगे।']],
+    ['vi', 'Ông sống ở TP. Hồ Chí Minh từ nhỏ. Bà sống ở Hà Nội.', ['Ông sống ở TP. Hồ Chí Minh từ nhỏ.', 'Bà sống ở Hà Nội.']],
+    ['ru', 'Проф. Иванов живёт на ул. Ленина. Он приехал вчера.', ['Проф. Иванов живёт на ул. Ленина.', 'Он приехал вчера.']],
+    ['tr', 'Doç. Ayşe Kaya ve Prof. Mehmet Demir geldi. Toplantı başladı.', ['Doç. Ayşe Kaya ve Prof. Mehmet Demir geldi.', 'Toplantı başladı.']],
+    ['ro', 'Dl. Popescu locuiește pe Str. Lipscani. El a venit ieri.', ['Dl. Popescu locuiește pe Str. Lipscani.', 'El a venit ieri.']],
+    ['fr', 'M. Dupont a vu Mme Martin. Il est parti.', ['M. Dupont a vu Mme Martin.', 'Il est parti.']],
+    ['it', 'Il dott. Rossi ha visto la sig.ra Bianchi. Poi è partito.', ['Il dott. Rossi ha visto la sig.ra Bianchi.', 'Poi è partito.']],
+    ['nl', 'Dhr. Jansen sprak met mevr. De Vries. Daarna vertrok hij.', ['Dhr. Jansen sprak met mevr. De Vries.', 'Daarna vertrok hij.']],
+    ['pl', 'Dr Nowak mieszka przy ul. Długiej. On przyjechał wczoraj.', ['Dr Nowak mieszka przy ul. Długiej.', 'On przyjechał wczoraj.']],
+    ['id', 'Bpk. Budi tinggal di Jl. Sudirman. Dia datang kemarin.', ['Bpk. Budi tinggal di Jl. Sudirman.', 'Dia datang kemarin.']],
+    ['ar', 'قال د. أحمد إن المشروع نجح. وبدأ العمل في الربيع.', ['قال د. أحمد إن المشروع نجح.', 'وبدأ العمل في الربيع.']],
+  ];
+  for (const [language, text, expected] of cases) {
+    it(`${language}: ${expected[0]}`, () => expect(sentences(text, language)).toEqual(expected));
+  }
+
+  it('an abbreviation that may end a sentence still does before an opener (ru "г.", ar "م.")', () => {
+    expect(sentences('Мост открыли в 1793 г. В том же году открылся рынок.', 'ru')).toEqual(['Мост открыли в 1793 г.', 'В том же году открылся рынок.']);
+    expect(sentences('افتتح الجسر عام 1793 م. وفي العام نفسه افتتحت السوق.', 'ar')).toEqual(['افتتح الجسر عام 1793 م.', 'وفي العام نفسه افتتحت السوق.']);
+  });
+
+  it('initials of a script without case are initials: "ए. आर. रहमान"', () => {
+    expect(sentences('ए. आर. रहमान ने संगीत दिया। फ़िल्म सफल रही।', 'hi')).toEqual(['ए. आर. रहमान ने संगीत दिया।', 'फ़िल्म सफल रही।']);
+  });
+});
+
+describe('splitSentences: a Greek ";" is a question mark by script, not only by the document\'s tag', () => {
+  it('ends a Greek question in a document tagged English (a mixed or misdetected one)', () => {
+    const text = 'See the note below. Ποιος έχτισε τον Παρθενώνα; Τον έχτισαν οι αρχαίοι Αθηναίοι.';
+    expect(sentences(text, 'en')).toEqual(['See the note below.', 'Ποιος έχτισε τον Παρθενώνα;', 'Τον έχτισαν οι αρχαίοι Αθηναίοι.']);
+    // U+037E, the Greek question mark itself, is ";" in NFC.
+    expect(sentences('Τι ώρα είναι\u037e Είναι δύο.'.normalize('NFC'), 'en')).toEqual(['Τι ώρα είναι;', 'Είναι δύο.']);
+  });
+
+  it('leaves a Latin semicolon alone', () => {
+    expect(sentences('It rained; we stayed home. Then it stopped.', 'en')).toEqual(['It rained; we stayed home.', 'Then it stopped.']);
+  });
+});
+
 describe('abbreviationRules', () => {
   it('maps region subtags to the base language and caches the rules', () => {
     expect(abbreviationRules('pt-BR')).toBe(abbreviationRules('pt'));
     expect(abbreviationRules('PT').always.has('sra')).toBe(true);
   });
 
-  it('falls back to English for unknown languages', () => {
-    expect(abbreviationRules('fr')).toBe(abbreviationRules('en'));
+  it('falls back to English for languages without a list', () => {
+    expect(abbreviationRules('sv')).toBe(abbreviationRules('en'));
     expect(abbreviationRules('zh')).toBe(abbreviationRules('en'));
+    expect(abbreviationRules('fr')).not.toBe(abbreviationRules('en'));
+    expect(abbreviationRules('ms')).toBe(abbreviationRules('id'));
   });
 
   it('separates always-joined abbreviations from those that may end a sentence', () => {

@@ -79,7 +79,7 @@ describe('ApproxTokenCounter counts a combining mark or a format character with 
   });
 });
 
-describe('detectLanguage names the languages franc-min tells by script, instead of falling back to English', () => {
+describe('detectLanguage names the languages franc tells by script, instead of falling back to English', () => {
   it('Greek, Thai, Hebrew, Bengali, Urdu, Persian and Tamil documents', () => {
     expect(detectLanguage('Η Αθήνα είναι η πρωτεύουσα της Ελλάδας. Η Ακρόπολη βρίσκεται στο κέντρο της πόλης.')).toBe('el');
     expect(detectLanguage('กรุงเทพมหานครเป็นเมืองหลวงของประเทศไทย มีประชากรประมาณสิบล้านคน')).toBe('th');

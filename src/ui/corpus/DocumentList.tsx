@@ -3,6 +3,7 @@ import { removeDocument } from '../../state/controller';
 import { useCorpus } from '../../state/stores';
 import type { DocSummary, FileProgress, ModelStatus } from '../../worker/protocol';
 import { DocumentContextEditor } from './DocumentContextEditor';
+import { DocumentLanguage, languageUnsure } from './DocumentLanguage';
 
 function stageText(p: FileProgress | undefined, d: DocSummary | undefined, embedding: boolean, etaS: number | undefined, model?: ModelStatus['state']): string {
   if (p?.ocr && !d && p.stage === 'parse') {
@@ -71,7 +72,7 @@ const DocItem = memo(function DocItem({ d, progress, embedding, model, eta }: { 
         </button>
       </div>
       <div className="doc-meta">
-        {d.fileName} · {FORMAT_NAMES[d.format] ?? d.format} · {d.language} · {d.sentences} sentences{d.pages ? ` · ${d.pages} ${d.format === 'pptx' || d.format === 'odp' ? 'slides' : 'pages'}` : ''}
+        {d.fileName} · {FORMAT_NAMES[d.format] ?? d.format} · {d.language}{languageUnsure(d) ? ' (unsure)' : ''} · {d.sentences} sentences{d.pages ? ` · ${d.pages} ${d.format === 'pptx' || d.format === 'odp' ? 'slides' : 'pages'}` : ''}
         {d.sections ? ` · ${d.sections} sections` : ''}
       </div>
       {embedding && <progress max={1} value={frac} aria-label={`Embedding ${d.title}`} />}
@@ -81,6 +82,7 @@ const DocItem = memo(function DocItem({ d, progress, embedding, model, eta }: { 
           {w}
         </div>
       ))}
+      <DocumentLanguage doc={d} />
       <DocumentContextEditor doc={d} />
     </li>
   );
