@@ -67,7 +67,34 @@ test('a compound question in parts: sub-questions with their tools, both answers
   await expect(column.getByRole('list', { name: 'Queries of this column' }).locator('li')).toHaveCount(2, { timeout: 30_000 });
   expect(fixture.chatRequests()).toHaveLength(1);
 
+  // Evaluate: a compound set imported, sub-questions measured beside the question as asked; the rewrites planned first, then written.
+  const set = [
+    { id: 'origin-turn', question: QUESTION, answers: [{ doc: 'plague.md', text: 'Central Asia' }, { doc: 'rock.md', text: 'metamorphic rock' }], needs: 'all' },
+    { id: 'shale', question: 'What does shale become under pressure?', answers: [{ doc: 'rock.md', text: 'slate' }] },
+  ];
+  await page.getByRole('tab', { name: 'Evaluate on a labelled set' }).click();
+  const lab = page.getByRole('region', { name: 'Evaluation lab' });
+  await lab.getByLabel('Import a question set').setInputFiles({ name: 'compound.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(set.map((x) => JSON.stringify(x)).join('\n')) });
+  await expect(lab.getByText('The question set (2 questions)')).toBeVisible({ timeout: 30_000 });
+  const strategies = lab.getByRole('group', { name: 'Strategies' }).getByRole('checkbox');
+  for (let i = 0; i < (await strategies.count()); i++) await strategies.nth(i).setChecked((await strategies.nth(i).locator('xpath=..').innerText()).trim() === 'sentence windows');
+  for (const r of ['vector', 'hybrid RRF']) await lab.getByRole('group', { name: 'Retrievers' }).getByLabel(r, { exact: true }).setChecked(false);
+  const sweep = lab.getByRole('group', { name: 'Sweep' }).getByRole('checkbox');
+  for (let i = 0; i < (await sweep.count()); i++) await sweep.nth(i).setChecked(false);
+  await lab.getByRole('group', { name: 'Query transformations' }).getByLabel(/sub-questions routed to tools/).check();
+  await lab.getByRole('button', { name: 'Run evaluation' }).click();
+  const before = lab.getByLabel('Before the query transformations');
+  await expect(before).toContainText('2 rewrites to write (sub-questions routed to tools): 1 kept in this browser, 1 call to make', { timeout: 30_000 });
+  await expect(before).toContainText(`A POST request goes to ${fixture.url}/v1/chat/completions`);
+  expect(fixture.chatRequests()).toHaveLength(1);
+  await before.getByRole('button', { name: 'Write the rewrites and run (1 call)' }).click();
+  await expect(lab.getByLabel('Recommendation')).toContainText(/At 256 tokens the best is/, { timeout: 120_000 });
+  expect(fixture.chatRequests()).toHaveLength(2);
+  await expect(lab.getByRole('table', { name: 'Best point per strategy and budget' })).toBeVisible();
+  await expect(lab.getByRole('table', { name: 'Routing precision' })).toContainText('sub-questions routed to tools');
+
   // The TEST generator answers one fixed sentence: not a list of sub-questions, said, and the question retrieved as asked.
+  await page.getByRole('tab', { name: 'Explore a question' }).click();
   await generator.getByRole('radio', { name: 'In this browser' }).check();
   const select = generator.getByLabel('Generator model');
   await select.selectOption((await select.locator('option', { hasText: /^TEST MODEL \(always gives/ }).getAttribute('value'))!);

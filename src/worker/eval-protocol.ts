@@ -1,6 +1,9 @@
 /** The lab protocol's evaluation (joined into LabApi in protocol.ts): an imported set, a sweep, a question replayed. */
 import type { AnswerQuestion } from '../core/answers/answer-prompts';
 import type { HandedContexts } from '../core/answers/contexts';
+import type { QueryTransform, Rewrite } from '../core/transform/rewrites';
+import type { RoutingPrecision } from '../core/transform/routing';
+import type { QueryTool } from '../core/transform/tools';
 import type { MetricName, Recommendation, SweepPoint } from '../core/eval/sweep';
 import type { RetrievalParams, RetrieverName, StrategyName } from '../core/retrieve/params';
 import type { QuestionEvalChoice, QuestionRunInfo, QuestionSourceOf } from './question-protocol';
@@ -43,6 +46,11 @@ export interface EvalRunSpec {
   questions?: QuestionEvalChoice;
   /** Keep what every point handed over for every question (unanswerable ones too), for an answer run. */
   answers?: boolean;
+  /**
+   * Query transformations measured beside the question as asked, with the rewrites the page's
+   * generator wrote (keyed by rewriteKey, the tool set PAGE_TOOL_SET) and the tools they chose from.
+   */
+  transform?: { transforms: QueryTransform[]; tools: QueryTool[]; rewrites: Record<string, Rewrite> };
 }
 
 export interface EvalPointView extends SweepPoint {
@@ -67,6 +75,8 @@ export interface EvalRunResult {
    * order, then the unanswerable), and what each point (its index in `points`) handed over.
    */
   answering?: { questions: AnswerQuestion[]; contexts: HandedContexts };
+  /** Routing precision of the run's sub-questions and router (the Generator panel's tools). */
+  routing?: (RoutingPrecision & { transform: 'subquestions' | 'router'; toolSet: string; strategy: StrategyName; budgetTokens: number | null })[];
 }
 
 /** One point, replayed for one question (the drill-down). */

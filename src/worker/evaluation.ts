@@ -6,6 +6,12 @@ import { answerQuestionsOf } from '../core/answers/answer-prompts';
 import { ContextCollector } from '../core/answers/contexts';
 import type { ContextBlock } from '../core/types';
 import { readBeir } from '../core/eval/beir';
+import type { RetrieverName } from '../core/retrieve/retrievers';
+import { transformPlan, type SweepTransform } from '../core/transform/retrieval';
+import { TRANSFORM_WORDS, type QueryTransform } from '../core/transform/rewrites';
+import { rightRoutes, routedTools, routingPrecision } from '../core/transform/routing';
+import { foundByTool } from '../core/transform/routing-eval';
+import { PAGE_TOOL_SET, rewriteKey } from '../core/transform/run-rewrites';
 import { DatasetError, type EvalSet } from '../core/eval/dataset';
 import { judged, scoreQuestion } from '../core/eval/metrics';
 import { readSimpleSet } from '../core/eval/simple';
@@ -98,6 +104,7 @@ export async function runEvaluation(engine: RetrievalEngine, set: EvalSet, forma
   if (!retrievers.length) throw new Error('vector and hybrid retrieval need an embedding model: load one, or choose BM25');
   const kinds = unitKinds(spec.strategies, spec.current);
   const points: EvalPointView[] = [];
+  const transforms = sweepTransforms(spec);
   // With answers: what each point handed over for each question, by the point's index in `points`.
   const collector = spec.answers ? new ContextCollector(engine.corpus) : null;
   // Semantic chunks are found with the model even when only BM25 retrieves them (all header variants share them).
@@ -107,14 +114,20 @@ export async function runEvaluation(engine: RetrievalEngine, set: EvalSet, forma
     if (retrievers.some((r) => r !== 'bm25')) await embedVariant(engine, kinds, emit, signal, pass);
     // Contextual vectors of the contexts written (one embedding each; the Contextual chunks column needs them either way).
     if (engine.embedder && retrievers.some((r) => r !== 'bm25')) for (const kind of kinds) await engine.contexts.embed(kind, { signal });
-    const base = points.length;
-    const found = await sweep(engine, set, { ...sweepSpec, retrievers }, {
-      signal,
-      onProgress: (p) => emit({ kind: 'eval', phase: 'sweep', done: p.done, total: p.total, ...(pass ? { pass } : {}) }),
-      ...(collector ? { onBlocks: (point: number, q: number, blocks: ContextBlock[]) => collector.add(base + point, q, blocks) } : {}),
-    });
-    points.push(...found.map((p) => ({ ...p, headers: v.headers, ...(v.late ? { late: true } : {}), ...(v.contextual ? { contextual: true } : {}), params: { ...p.params, headers: v.headers } })));
+    // With query transformations: the question as asked, then each transformation (the rewrites the page wrote).
+    for (const t of transforms) {
+      const base = points.length;
+      const label = [pass, t ? TRANSFORM_WORDS[t.params.queryTransform as QueryTransform] : ''].filter(Boolean).join(' · ');
+      const found = await sweep(engine, set, { ...sweepSpec, retrievers }, {
+        signal,
+        onProgress: (p) => emit({ kind: 'eval', phase: 'sweep', done: p.done, total: p.total, ...(label ? { pass: label } : {}) }),
+        ...(collector ? { onBlocks: (point: number, q: number, blocks: ContextBlock[]) => collector.add(base + point, q, blocks) } : {}),
+        ...(t ? { transform: t } : {}),
+      });
+      points.push(...found.map((p) => ({ ...p, headers: v.headers, ...(v.late ? { late: true } : {}), ...(v.contextual ? { contextual: true } : {}), params: { ...p.params, headers: v.headers } })));
+    }
   });
+  const routing = spec.transform ? await evalRouting(engine, set, spec, retrievers[0]!) : [];
   return {
     set: summarize(set, format),
     points,
@@ -122,7 +135,41 @@ export async function runEvaluation(engine: RetrievalEngine, set: EvalSet, forma
     questions: set.questions.map((q) => ({ id: q.id, question: q.question, answers: q.answers })),
     ms: performance.now() - t0,
     ...(collector ? { answering: { questions: answerQuestionsOf(set, engine.corpus.docs), contexts: collector.result(points.length) } } : {}),
+    ...(routing.length ? { routing } : {}),
   };
+}
+
+/** The transformations of a run as the sweep runs them: the question as asked first (null), then each with the page's rewrites. */
+function sweepTransforms(spec: EvalRunSpec): (SweepTransform | null)[] {
+  const t = spec.transform;
+  if (!t) return [null];
+  const rewrites = new Map(Object.entries(t.rewrites));
+  return [
+    null,
+    ...t.transforms
+      .filter((x) => x !== 'none')
+      .map((x) => {
+        const routes = x === 'subquestions' || x === 'router';
+        return {
+          params: { queryTransform: x, ...(routes ? { tools: PAGE_TOOL_SET } : {}) },
+          plan: (q: { question: string }, retriever: RetrieverName) =>
+            transformPlan(q.question, rewrites.get(rewriteKey(x, routes ? PAGE_TOOL_SET : null, q.question)) ?? { kind: 'fallback', transform: x, note: 'no rewrite was written' }, retriever, routes ? t.tools : []),
+        };
+      }),
+  ];
+}
+
+/** Routing precision of the run's routing transformations, measured with its first strategy at its first budget. */
+async function evalRouting(engine: RetrievalEngine, set: EvalSet, spec: EvalRunSpec, retriever: RetrieverName): Promise<NonNullable<EvalRunResult['routing']>> {
+  const t = spec.transform!;
+  const routing = t.transforms.filter((x): x is 'subquestions' | 'router' => x === 'subquestions' || x === 'router');
+  if (!routing.length) return [];
+  const p = retrievalParams({ ...spec.current, retriever, budgetTokens: spec.budgets[0] ?? null });
+  const right = rightRoutes(await foundByTool(engine, set.questions, t.tools, spec.strategies[0]!, p), set.questions.length);
+  return routing.map((x) => {
+    const routed = set.questions.map((q) => routedTools(t.rewrites[rewriteKey(x, PAGE_TOOL_SET, q.question)]));
+    return { transform: x, toolSet: PAGE_TOOL_SET, strategy: spec.strategies[0]!, budgetTokens: p.budgetTokens, ...routingPrecision(right, routed) };
+  });
 }
 
 /**

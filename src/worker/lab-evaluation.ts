@@ -4,7 +4,9 @@
  */
 import type { RetrievalEngine } from '../core/engine';
 import type { EvalSet } from '../core/eval/dataset';
+import { toEvalSet } from '../core/questions/evaluate-set';
 import type { QuestionSet } from '../core/questions/types';
+import type { QuestionEvalChoice } from './question-protocol';
 import type { RpcContext } from '../rpc/server';
 import { blockView } from './block-view';
 import { replayQuestion, runEvaluation, runOnQuestionSet, summarize } from './evaluation';
@@ -30,6 +32,13 @@ export class LabEvaluation {
     if (!this.imported) throw labError('no-eval-set');
     this.ranSet = this.imported.set;
     return runEvaluation(engine, this.imported.set, this.imported.format, spec, ctx.progress, ctx.signal);
+  }
+
+  /** The questions a run on `choice` (else the imported set) would ask: answerable, then unanswerable. */
+  questionTexts(engine: RetrievalEngine, questions: QuestionSet, choice: QuestionEvalChoice | undefined): string[] {
+    const set = choice ? toEvalSet(questions, engine.corpus.docs, { ...(choice.subset === 'all' ? {} : { only: choice.subset }), includeDocs: false }).set : this.imported?.set;
+    if (!set) throw labError('no-eval-set');
+    return [...set.questions, ...(set.unanswerable ?? [])].map((q) => q.question);
   }
 
   replay(engine: RetrievalEngine, { questionId, points }: LabApi['evalQuestion']['params']): Promise<LabApi['evalQuestion']['result']> {

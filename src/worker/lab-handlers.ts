@@ -31,6 +31,7 @@ export function labHandlers(getLab: () => Promise<Lab>): Handlers<LabApi> {
     evalImport: on('serial', (lab, p) => lab.evalImport(p.files)),
     evalRun: on('serial', (lab, p, ctx) => lab.evalRun(p.spec, ctx)),
     evalQuestion: on('serial', (lab, p) => lab.evalQuestion(p)),
+    evalQuestionTexts: on('serial', (lab, p) => lab.evalQuestionTexts(p)),
     // A bundle reads the engine as one consistent corpus: no document comes or goes meanwhile.
     exportBundle: on('serial', (lab, p, ctx) => lab.exportBundle(p, ctx)),
     importBundle: on('serial', (lab, p, ctx) => lab.importBundle(p, ctx)),

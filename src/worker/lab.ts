@@ -381,6 +381,10 @@ export class Lab {
     return this.evaluation.run(this.session.engine, this.questions.saved(), spec, ctx);
   }
 
+  evalQuestionTexts(params: LabApi['evalQuestionTexts']['params']): Result<'evalQuestionTexts'> {
+    return Promise.resolve(this.evaluation.questionTexts(this.session.engine, this.questions.saved(), params.questions));
+  }
+
   evalQuestion(params: LabApi['evalQuestion']['params']): Result<'evalQuestion'> {
     return this.evaluation.replay(this.session.engine, params);
   }

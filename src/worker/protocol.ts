@@ -15,7 +15,7 @@ import type { EvalPointQuery, EvalProgressMessage, EvalQuestionResult, EvalRunRe
 import type { MapPointInfo, MapProgressMessage, MapQueryResult, ProjectionMethod, ProjectionResult } from './map-protocol';
 import type { ModelChoice, ModelProgress, ModelStatus } from './model-protocol';
 import type { QuestionGenerationApi } from './question-generation-protocol';
-import type { QuestionApi } from './question-protocol';
+import type { QuestionApi, QuestionEvalChoice } from './question-protocol';
 import type { ContextApi } from './context-protocol';
 import type { ColumnResult, SearchFirst, SearchRequest } from './search-protocol';
 
@@ -66,6 +66,8 @@ export type LabApi = QuestionApi & QuestionGenerationApi & ContextApi & {
   evalImport: RpcMethod<{ files: InputFileMessage[] }, EvalSetSummary>;
   evalRun: RpcMethod<{ spec: EvalRunSpec }, EvalRunResult, EvalProgressMessage>;
   evalQuestion: RpcMethod<{ questionId: string; points: EvalPointQuery[] }, EvalQuestionResult>;
+  /** The questions a run would ask (answerable, then unanswerable), for the page to write their rewrites before the run. */
+  evalQuestionTexts: RpcMethod<{ questions?: QuestionEvalChoice }, string[]>;
   /**
    * The corpus map. 'pca' is computed at once (and cached); 'umap' answers from the cache, or
    * starts (or joins) the background UMAP job and answers at once with `running` — its

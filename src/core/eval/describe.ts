@@ -6,6 +6,7 @@ import { DEFAULT_LEXICAL, lexicalKey, lexicalLabel, type LexicalParams } from '.
 import { RETRIEVER_NAMES, type RetrieverName } from '../retrieve/retrievers';
 import { strategyOf, strategyWords, type StrategyName } from '../strategies/registry';
 import { short } from '../strategies/types';
+import { TRANSFORM_WORDS, type QueryTransform } from '../transform/rewrites';
 
 export interface PointToWord {
   strategy: StrategyName;
@@ -16,7 +17,7 @@ export interface PointToWord {
   headers?: boolean;
 }
 
-/** "window 2 before, 3 after", "merge threshold 0.5", "RRF c 60, weights BM25 0.5 / vector 0.5", "headers on", "contextual retrieval on", "reranked". */
+/** "window 2 before, 3 after", "merge threshold 0.5", "RRF c 60, weights BM25 0.5 / vector 0.5", "headers on", "contextual retrieval on", "reranked", a query transformation. */
 export function paramsInWords(point: PointToWord): string {
   const p = point.params as { rrfC?: number; weights?: { bm25: number; vector: number }; headers?: boolean; contextual?: boolean; rerank?: boolean; lexical?: LexicalParams };
   const parts = [...(strategyOf(point.strategy).words?.(point.params, 'long') ?? [])];
@@ -29,6 +30,8 @@ export function paramsInWords(point: PointToWord): string {
   if ((point.params as { late?: boolean }).late) parts.push('late chunking on');
   if (p.contextual) parts.push('contextual retrieval on');
   if (point.rerank || p.rerank) parts.push('reranked');
+  const t = (point.params as { queryTransform?: QueryTransform; tools?: string }).queryTransform;
+  if (t && t !== 'none') parts.push(`${TRANSFORM_WORDS[t]}${(point.params as { tools?: string }).tools ? ` (tools: ${(point.params as { tools?: string }).tools})` : ''}`);
   return parts.join('; ');
 }
 

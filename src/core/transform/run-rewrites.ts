@@ -26,6 +26,9 @@ export interface RewriteSpec {
   variants?: number;
 }
 
+/** The page measures one tool set, the Generator panel's: its name in rewrite keys and results. */
+export const PAGE_TOOL_SET = 'generator panel';
+
 /** Which rewrite a request is: transformation, tool set (tools only), question. */
 export function rewriteKey(t: QueryTransform, toolSet: string | null, question: string): string {
   return JSON.stringify([t, t === 'subquestions' || t === 'router' ? toolSet : null, question]);

@@ -4,6 +4,7 @@ import { useEval } from '../../state/stores';
 import type { EvalPointView, EvalRunResult } from '../../worker/protocol';
 import { plural } from '../results/format';
 import { RETRIEVER_NAMES } from '../../core/retrieve/retrievers';
+import { TRANSFORM_WORDS } from '../../core/transform/rewrites';
 import { BASELINE, strategyWords } from '../../core/strategies/registry';
 import {
   METRIC_LABELS,
@@ -131,6 +132,40 @@ function VsBaseline({ rec, point }: { rec: Recommendation | undefined; point: Ev
   );
 }
 
+/** How well the Generator panel's tool descriptions routed the questions that only one tool finds. */
+function RoutingTable({ routing }: { routing: NonNullable<EvalRunResult['routing']> }) {
+  return (
+    <div className="eval-table-wrap" tabIndex={0} role="group" aria-label="Routing precision (scrolls sideways when narrow)">
+      <table className="eval-table" aria-label="Routing precision">
+        <caption>
+          Routing precision: of the questions whose answer only one tool’s own retrieval finds ({routing[0]!.strategy}, {routing[0]!.budgetTokens ?? 'no'} token budget), the
+          share routed to that tool. Word the tools’ descriptions in the Generator panel and run again to compare.
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">transformation</th>
+            <th scope="col">questions one tool finds</th>
+            <th scope="col">routed there</th>
+            <th scope="col">precision</th>
+            <th scope="col">per tool</th>
+          </tr>
+        </thead>
+        <tbody>
+          {routing.map((r) => (
+            <tr key={r.transform}>
+              <th scope="row">{TRANSFORM_WORDS[r.transform]}</th>
+              <td className="num">{r.cases}</td>
+              <td className="num">{r.correct}</td>
+              <td className="num">{r.precision === null ? '–' : r.precision.toFixed(3)}</td>
+              <td>{Object.entries(r.byTool).map(([t, c]) => `${t} ${c.correct}/${c.cases}`).join(', ') || '–'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
 function Exports({ result, recs }: { result: EvalRunResult; recs: Recommendation[] }) {
   return (
     <div className="eval-exports">
@@ -168,6 +203,7 @@ export function Results() {
         <EvalCharts points={result.points} recs={recs} metric={metric} />
       </Suspense>
       <BestTable recs={recs} metric={metric} />
+      {result.routing && result.routing.length > 0 && <RoutingTable routing={result.routing} />}
       <VariantTable points={result.points} metric={metric} />
       <Exports result={result} recs={recs} />
       <QuestionDrill result={result} recs={recs} />

@@ -3,6 +3,8 @@ import type { MetricName } from '../../core/eval/sweep';
 import { RETRIEVER_NAMES, RETRIEVERS, type RetrieverName } from '../../core/retrieve/retrievers';
 import { STRATEGIES, strategyWords, SWEEP_AXES, type StrategyName } from '../../core/strategies/registry';
 import { cancelEvaluation, runEvaluation } from '../../state/controller';
+import { cancelRewrites, confirmRewrites, planEvalRewrites, useEvalTransforms } from '../../state/eval-transforms';
+import { QUERY_TRANSFORMS, TRANSFORM_WORDS } from '../../core/transform/rewrites';
 import { useCorpus, useEval } from '../../state/stores';
 import { plural } from '../results/format';
 import { METRIC_LABELS, RUN_METRICS, estimatePoints, parseBudgets, runSpec } from './analysis';
@@ -41,6 +43,46 @@ function Progress() {
   );
 }
 
+/** Before a run with query transformations: the rewrites to write, what the cache saves, where they go; then their progress. */
+function RewritePlan() {
+  const run = useEvalTransforms((x) => x.run);
+  if (!run) return null;
+  const p = run.plan;
+  return (
+    <div className="q-statement" aria-label="Before the query transformations">
+      {run.state === 'planning' && <p className="small">Planning the rewrites…</p>}
+      {run.state === 'failed' && <p className="eval-error" role="alert">{run.error}</p>}
+      {p && run.state === 'ready' && (
+        <>
+          <p>
+            {plural(p.requests, 'rewrite')} to write ({run.transforms.map((t) => TRANSFORM_WORDS[t]).join(', ')}): {p.cached} kept in this browser, <strong>{plural(p.calls, 'call')} to make</strong>
+            {p.calls ? `, about ${p.promptTokens.toLocaleString('en')} prompt tokens, about ${Math.max(1, p.seconds)} s at an ${p.rate} speed` : ''}.
+          </p>
+          {run.where && p.calls > 0 && <p className="g-small a-where">{run.where}</p>}
+        </>
+      )}
+      {run.state === 'writing' && (
+        <div className="g-progress">
+          <progress aria-label="Rewrites written" max={run.progress?.total || 1} value={run.progress?.done ?? 0} />
+          <span className="small" role="status">
+            Writing rewrites: {run.progress ? `${run.progress.done} of ${run.progress.total}, ${run.progress.cached} from the cache, ${run.progress.failed} failed` : 'the first call…'}
+          </span>
+        </div>
+      )}
+      <div className="g-actions">
+        {run.state === 'ready' && (
+          <button type="button" className="primary" onClick={() => void confirmRewrites()}>
+            {p?.calls ? `Write the rewrites and run (${plural(p.calls, 'call')})` : 'Run (every rewrite is kept in this browser)'}
+          </button>
+        )}
+        <button type="button" onClick={cancelRewrites}>
+          Cancel
+        </button>
+      </div>
+    </div>
+  );
+}
+
 /** Step 2: what to sweep, its size, and the run with progress and cancel. */
 export function RunSettings() {
   const s = useEvalSettings();
@@ -56,7 +98,8 @@ export function RunSettings() {
   const available = { embedder: embedder?.state === 'ready', reranker: reranker?.state === 'ready', late: late?.available === true };
   const parsed = parseBudgets(s.budgetsText);
   const spec = runSpec({ ...s, budgets: parsed.budgets ?? [] }, available);
-  const points = parsed.budgets ? estimatePoints(spec) : 0;
+  // Each query transformation measures every point again.
+  const points = parsed.budgets ? estimatePoints(spec) * (1 + s.transforms.length) : 0;
   const choice = useQuestionChoice();
   const problem = choice.problem
     ? choice.problem
@@ -71,7 +114,10 @@ export function RunSettings() {
     embedder?.state === 'loading' ? 'the embedding model is loading' : embedder?.state === 'failed' ? 'the embedding model failed to load' : 'no embedding model is loaded';
   const run = () => {
     if (problem) return;
-    void runEvaluation(choice.onSet ? { ...spec, questions: { subset: s.subset } } : spec);
+    const chosen = choice.onSet ? { ...spec, questions: { subset: s.subset } } : spec;
+    // Query transformations first need their rewrites: planned, shown, then written on confirmation.
+    if (s.transforms.length) void planEvalRewrites(chosen, s.transforms);
+    else void runEvaluation(chosen);
   };
   return (
     <section className="eval-step" aria-labelledby="eval-run-title">
@@ -152,6 +198,13 @@ export function RunSettings() {
           </div>
         </fieldset>
         <fieldset>
+          <legend>Query transformations</legend>
+          {QUERY_TRANSFORMS.filter((t) => t !== 'none').map((t) => (
+            <Check key={t} label={TRANSFORM_WORDS[t]} checked={s.transforms.includes(t)} onChange={(on) => set({ transforms: toggle(s.transforms, t, on) })} />
+          ))}
+          <p className="eval-hint">Each beside the question as asked; the Generator panel’s generator writes every question’s rewrite once (sub-questions and the router choose among its tools).</p>
+        </fieldset>
+        <fieldset>
           <legend>Judge by the answer</legend>
           <Check
             label="Answer each point’s context with the generator"
@@ -174,6 +227,7 @@ export function RunSettings() {
           {problem && !running ? ` · ${problem}` : ''}
         </span>
       </div>
+      <RewritePlan />
       {running && <Progress />}
       {runError && (
         <p className="eval-error" role="alert">

@@ -6,6 +6,7 @@ import { create } from 'zustand';
 import type { MetricName } from '../../core/eval/sweep';
 import { RETRIEVERS, type RetrieverName } from '../../core/retrieve/retrievers';
 import { STRATEGIES, SWEEP_AXES, type StrategyName, type SweepAxisId } from '../../core/strategies/registry';
+import type { QueryTransform } from '../../core/transform/rewrites';
 import type { QuestionSubset } from '../../worker/question-protocol';
 
 /** What the run settings hold; each strategy sweep axis (`windows`, `thresholds`, …) is a check box. */
@@ -22,6 +23,8 @@ export type EvalSettings = {
   rerank: boolean;
   /** Keep every point's context for an answer run (judge by what the generator answers). */
   answers: boolean;
+  /** Query transformations measured beside the question as asked (rewrites written by the Generator panel's generator). */
+  transforms: QueryTransform[];
   metric: MetricName;
   filter: string;
   page: number;
@@ -42,6 +45,7 @@ export const DEFAULT_EVAL_SETTINGS: EvalSettings = {
   contextual: false,
   rerank: false,
   answers: false,
+  transforms: [],
   metric: 'answerInContext',
   filter: '',
   page: 0,
