@@ -13,6 +13,7 @@ import { TEST_EMBEDDER_ID } from '../core/embed/models';
 import type { RetrievalEngine } from '../core/engine';
 import type { EvalSet } from '../core/eval/dataset';
 import { exportBundle } from '../core/export/bundle';
+import type { ExportTransform } from '../core/export/transform-code';
 import { BundleError, GOLDEN, MANIFEST } from '../core/export/format';
 import { BUNDLE_KINDS } from '../core/export/tables';
 import { applyLateChunking } from './late-chunking-cli';
@@ -54,6 +55,8 @@ export interface ExportDeps<V = ExportValues> {
   embedAll(engine: RetrievalEngine, kinds: UnitKind[]): Promise<void>;
   /** --contextual: writes the missing contexts and switches contextual retrieval on. */
   contextual?(engine: RetrievalEngine, values: V): Promise<unknown>;
+  /** --query-transform: the transformation the configuration runs before retrieval (manifest and framework code). */
+  queryTransform?(values: V, docs: readonly Document[], retriever: RetrievalParams['retriever']): ExportTransform | null;
   /** main's UsageError: printed as one line, exit code 2. */
   usage(message: string): Error;
 }
@@ -127,7 +130,8 @@ export async function cmdExport<V extends ExportValues>(values: V, files: string
   if (engine.embedder && engine.structure.contextual) for (const kind of BUNDLE_KINDS) await engine.contexts.embed(kind);
   if (!questions.length) process.stderr.write('note: no questions (--question or --data): the golden run is empty and verify has nothing to compare\n');
   const t1 = performance.now();
-  const result = await exportBundle(engine, { strategy, params, questions, labVersion: labVersion() });
+  const queryTransform = deps.queryTransform?.(values, engine.corpus.docs, params.retriever) ?? null;
+  const result = await exportBundle(engine, { strategy, params, questions, labVersion: labVersion(), ...(queryTransform ? { queryTransform } : {}) });
   const exportMs = performance.now() - t1;
   writeBundleDir(values.out, result.files);
   const f = result.files;

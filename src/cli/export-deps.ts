@@ -5,6 +5,7 @@ import { loadEvalSet } from './eval-setup';
 import type { ExportDeps } from './export-commands';
 import { retrieval, type Values } from './options';
 import { engineFromSaved } from './saved-corpus';
+import { readExportTransform } from './transform-cli';
 import { usage } from './usage';
 
 export const exportDeps: ExportDeps<Values> = {
@@ -15,5 +16,6 @@ export const exportDeps: ExportDeps<Values> = {
   engineFromSaved,
   embedAll: (e, k) => embedAll(e, k),
   contextual: (e, v) => applyContextual(e, v),
+  queryTransform: (v, docs, retriever) => readExportTransform(v, docs, retriever),
   usage,
 };

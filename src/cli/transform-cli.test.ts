@@ -4,7 +4,7 @@
  * the first request, an unreadable reply; each transformation's exact results on a small
  * compound set; routing precision; a repeat asks nothing; bad options refused before any work.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -112,6 +112,21 @@ describe('--query-transform against the fixture endpoint', () => {
       { text: 'what can sedimentary rock turn into?', role: 'sub', retriever: 'vector', tool: 'semantic_search' },
     ]);
     console.log(JSON.stringify(t.results[0]!.blocks.map((b) => [b.text, b.foundBy])));
+  });
+
+  it('export records the transformation and writes LlamaIndex code with the tools and their descriptions', async () => {
+    const out = join(dir, 'bundle');
+    const r = await cliInProcess('export', ...docs, '--retriever', 'bm25', '--strategy', 'window', '--out', out, '--query-transform', 'subquestions', '--tools', join(dir, 'by-topic.json'));
+    expect(r.code, r.stderr).toBe(0);
+    const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as { queryTransform: { transform: string; tools: { name: string; document: string }[]; sql: string; files: string[] } };
+    expect(manifest.queryTransform.transform).toBe('subquestions');
+    expect(manifest.queryTransform.tools.map((t) => t.name)).toEqual(['plague_notes', 'rock_notes']);
+    // A tool's document named by file name is stored by the document's id.
+    expect(manifest.queryTransform.tools.every((t) => !t.document.endsWith('.md'))).toBe(true);
+    expect(manifest.queryTransform.sql).toMatch(/runs before SQL/);
+    const py = readFileSync(join(out, 'frameworks/llamaindex/query_transform.py'), 'utf8');
+    expect(py).toContain('SubQuestionQueryEngine.from_defaults(query_engine_tools=query_engine_tools(engine_for)');
+    expect(py).toContain('("rock_notes", "Useful for questions about rocks and what they turn into: their meaning."),');
   });
 
   it('refuses wrong transformation options before any work', async () => {

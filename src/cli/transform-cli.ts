@@ -24,6 +24,7 @@ import { planRewrites, REWRITE_SETTINGS, rewriteKey, rewriteRequests, runRewrite
 import { DEFAULT_TOOLS, documentTools, readTools, ToolsError, type QueryTool } from '../core/transform/tools';
 import type { Document } from '../core/types';
 import { defaultReplyCacheDir, FolderReplyCache } from '../node/reply-cache-folder';
+import type { ExportTransform } from '../core/export/transform-code';
 import { generatorChoice, openGenerator, type GeneratorChoice } from './generator-cli';
 import { ProgressBar } from './progress';
 import { visible } from './terminal';
@@ -227,4 +228,22 @@ export function routingLines(rows: readonly RoutingRow[]): string[] {
       (r.cases ? ` · ${Object.entries(r.byTool).map(([t, c]) => `${t} ${c.correct}/${c.cases}`).join(', ')}` : '') +
       ` · measured with ${r.strategy}${r.budgetTokens ? ` at ${r.budgetTokens} tokens` : ''}`,
   );
+}
+
+/**
+ * export --query-transform T [--tools S] [--variants N]: the one transformation the exported
+ * configuration runs before retrieval (recorded in the manifest, with framework code); nothing is
+ * written by a model here, so no generator is needed.
+ */
+export function readExportTransform(values: TransformValues, docs: readonly Document[], retriever: RetrieverName): ExportTransform | null {
+  const t = values['query-transform'];
+  if (t === undefined) {
+    if (values.tools !== undefined) throw new UsageError('--tools is for --query-transform subquestions or router');
+    return null;
+  }
+  if (!(QUERY_TRANSFORMS as readonly string[]).includes(t) || t.includes(',')) throw new UsageError(`--query-transform: export takes one of ${QUERY_TRANSFORMS.join(', ')} (got "${t}")`);
+  if (t === 'none') return null;
+  const o = readTransformOptions({ ...values, model: 'none' });
+  if (o!.toolSets.length !== 1) throw new UsageError('--tools: export takes one tool set');
+  return { transform: t as ExportTransform['transform'], tools: resolveToolSets(o!, docs, retriever)[0]!.tools, variants: o!.variants };
 }

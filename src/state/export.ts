@@ -5,6 +5,7 @@
  */
 import type { ColumnSpec, ExportQuestions } from '../worker/protocol';
 import { useBundle } from './bundle-store';
+import { useGeneration } from './generation';
 import { labWorker } from './controller';
 import { errorText } from './messages';
 import { verifyInPostgres } from './postgres-client';
@@ -35,7 +36,10 @@ export async function exportBundle(column: ColumnSpec, questions: ExportQuestion
   useBundle.setState({ exporting: { phase: 'export', done: 0, total: 1 }, exportError: null, verified: null, verifyError: null });
   try {
     const params = { ...useView.getState().view.retrieval, retriever: column.retriever };
-    const { zip, ...summary } = await lab.request('exportBundle', { strategy: column.strategy, params, questions }, { onProgress: (p) => useBundle.setState({ exporting: p }) }).promise;
+    // The Generator panel's query transformation goes with the configuration (manifest and framework code).
+    const g = useGeneration.getState().settings;
+    const queryTransform = g.queryTransform !== 'none' ? { transform: g.queryTransform, tools: g.tools, variants: g.fusionVariants } : null;
+    const { zip, ...summary } = await lab.request('exportBundle', { strategy: column.strategy, params, questions, ...(queryTransform ? { queryTransform } : {}) }, { onProgress: (p) => useBundle.setState({ exporting: p }) }).promise;
     if (previous) URL.revokeObjectURL(previous.url);
     const exported = { summary, zip, fileName: bundleFileName(), url: URL.createObjectURL(zip) };
     useBundle.setState({ exported });

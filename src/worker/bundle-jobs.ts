@@ -49,7 +49,7 @@ export async function exportZip(engine: RetrievalEngine, req: ExportRequest, eva
   const params = retrievalParams(req.params);
   progress({ phase: 'export', done: 0, total: 1 });
   const t0 = performance.now();
-  const result = await exportBundle(engine, { strategy: req.strategy, params, questions, labVersion });
+  const result = await exportBundle(engine, { strategy: req.strategy, params, questions, labVersion, ...(req.queryTransform ? { queryTransform: req.queryTransform } : {}) });
   const exportMs = performance.now() - t0;
   const fileBytes = result.files.reduce((n, f) => n + f.bytes.length, 0);
   const t1 = performance.now();

@@ -1,4 +1,5 @@
 /** The lab protocol's bundles (joined into LabApi in protocol.ts): export to a .zip, import from one. */
+import type { ExportTransform } from '../core/export/transform-code';
 import type { RetrievalParams, RetrieverName, StrategyName, UnitKind } from '../core/retrieve/params';
 import type { WorkerStatus } from './corpus-protocol';
 
@@ -25,6 +26,8 @@ export interface ExportRequest {
   strategy: StrategyName;
   params: RetrievalParams;
   questions: ExportQuestions;
+  /** The Generator panel's query transformation, recorded with framework code (it runs before retrieval). */
+  queryTransform?: ExportTransform;
 }
 
 export interface ExportProgress {

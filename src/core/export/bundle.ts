@@ -3,6 +3,7 @@ import { retrievalParams, type RetrievalParams, type RetrieverName, type Strateg
 import { GOLDEN, MANIFEST, SQL_FILES, jsonlPath, parquetPath, type BundleFile } from './format';
 import { goldenRun, type QuestionInput } from './golden';
 import { frameworkFiles } from './frameworks';
+import { transformFiles, transformManifest, type ExportTransform } from './transform-code';
 import { writeJsonl } from './jsonl';
 import { buildManifest, fileEntries, tableSummary, SQL_STRATEGIES, type Manifest } from './manifest';
 import { writeParquet } from './parquet';
@@ -20,6 +21,8 @@ export interface ExportOptions {
   labVersion?: string;
   /** Retrievers of the golden run; default bm25, and vector and hybrid when the vectors are there. */
   retrievers?: RetrieverName[];
+  /** A query transformation the configuration runs before retrieval: recorded, with framework code. */
+  queryTransform?: ExportTransform;
 }
 
 export interface ExportResult {
@@ -65,6 +68,10 @@ export async function exportBundle(engine: RetrievalEngine, options: ExportOptio
     ],
   });
   if (contexts) base.contextual = contexts.manifest;
+  if (options.queryTransform) {
+    base.queryTransform = transformManifest(options.queryTransform);
+    base.targets.push({ name: `Query transformation: ${base.queryTransform.description}`, files: base.queryTransform.files, status: 'generated only' });
+  }
   const [schema, data, functions] = SQL_FILES;
   files.push({ name: schema, bytes: encoder.encode(schemaSql(dim)) });
   files.push({ name: data, bytes: dataSql(tables, base) });
@@ -72,6 +79,7 @@ export async function exportBundle(engine: RetrievalEngine, options: ExportOptio
   files.push({ name: GOLDEN, bytes: encoder.encode(JSON.stringify(golden)) });
   if (contexts) files.push({ name: CONTEXTS_FILE, bytes: encoder.encode(JSON.stringify(contexts.json)) });
   files.push(...frameworkFiles(base));
+  if (options.queryTransform) files.push(...transformFiles(options.queryTransform));
   const manifest: Manifest = { ...base, files: await fileEntries(files) };
   files.unshift({ name: MANIFEST, bytes: encoder.encode(JSON.stringify(manifest, null, 2) + '\n') });
 

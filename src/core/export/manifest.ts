@@ -1,5 +1,6 @@
 import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js';
 import { modelInfo } from '../embed/models';
+import type { TransformManifest } from './transform-code';
 import type { RetrievalEngine } from '../engine';
 import { analyzerWords, type AnalyzerName } from '../index/analyzer';
 import { lexicalLabel, type Bm25Variant, type LexicalParams } from '../index/lexical-index';
@@ -74,6 +75,8 @@ export interface Manifest {
   rrf: { formula: string; conventions: Record<string, string> };
   /** Contextual retrieval, when the exported configuration uses it (export/contexts.ts). */
   contextual?: ContextualManifest;
+  /** The query transformation the exported configuration runs before retrieval (export/transform-code.ts). */
+  queryTransform?: TransformManifest;
   sql: { strategies: SqlStrategy[]; notReproduced: string[]; call: string };
   /** Which targets the project's tests execute, and which are generated only. */
   targets: { name: string; files: string[]; status: 'verified by tests' | 'generated only' }[];

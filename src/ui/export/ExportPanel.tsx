@@ -1,3 +1,5 @@
+import { TRANSFORM_WORDS } from '../../core/transform/rewrites';
+import { useGeneration } from '../../state/generation';
 import { useState } from 'react';
 import { BUNDLE_KINDS } from '../../core/export/tables';
 import { useBundle, type ExportedBundle } from '../../state/bundle-store';
@@ -178,6 +180,7 @@ function Report({ r }: { r: PostgresVerifyResult }) {
  * a check, in PostgreSQL inside this tab, that the exported SQL ranks what the lab ranked.
  */
 export function ExportPanel() {
+  const transform = useGeneration((s) => s.settings.queryTransform);
   const base = useView((s) => s.view.retrieval.retriever);
   const shown = useView((s) => s.view.columns);
   // The shown columns, in their order; all of them when none of the shown ones can be exported.
@@ -222,6 +225,12 @@ export function ExportPanel() {
       </label>
       {column.rerank && <p className="p-hint">The cross-encoder is not exported: the bundle retrieves like the hybrid column, without reranking.</p>}
       <p className="p-hint">PostgreSQL reproduces naive chunks, sentence hits, sentence windows and auto-merging with BM25, vector and hybrid retrieval; the golden run holds all of them.</p>
+      {transform !== 'none' && (
+        <p className="p-hint">
+          The Generator panel’s query transformation ({TRANSFORM_WORDS[transform]}) goes with it: in the manifest, with LlamaIndex{transform === 'multiquery' || transform === 'hyde' ? ' and LangChain.js' : ''} code. SQL does not
+          rewrite questions: the rewritten queries are its inputs.
+        </p>
+      )}
       <Questions source={source} setSource={setSource} limit={limit} setLimit={setLimit} typed={typed} setTyped={setTyped} />
       <button type="button" disabled={!hasDocs || exporting !== null} onClick={() => void exportBundle(column, questions())}>
         Export bundle
