@@ -4,10 +4,16 @@
  */
 import type { LabelledQuestion } from './types';
 
-type Parts = Pick<LabelledQuestion, 'answers' | 'documents' | 'needs' | 'unanswerable'>;
+/** What the parts are counted from: answer spans (their documents) and relevant documents. */
+interface PartsOf {
+  answers: readonly { doc: string }[];
+  documents?: readonly string[];
+}
+
+type Parts = PartsOf & Pick<LabelledQuestion, 'needs' | 'unanswerable'>;
 
 /** The parts of a question's answer: its answer spans, and its relevant documents no span lies in. */
-export function answerParts(q: Pick<LabelledQuestion, 'answers' | 'documents'>): number {
+export function answerParts(q: PartsOf): number {
   const spanDocs = new Set(q.answers.map((a) => a.doc));
   return q.answers.length + new Set((q.documents ?? []).filter((d) => !spanDocs.has(d))).size;
 }
