@@ -92,6 +92,8 @@ describe('a question that needs every answer', () => {
       ['z', 'any', null],
       ['v', 'all', ['castle']],
     ]);
+    // The answer into a missing document is kept as given: the question comes back whole with its document.
+    expect(r.set.questions[2]!.answers.map((a) => a.doc)).toEqual(['bridge', 'castle']);
     expect(r.skipped).toEqual([
       'line 1: "needs" Invalid option: expected one of "all"|"any"',
       'line 4: answer span 0–5 does not hold "moats" in "Tower", and the text is not found there; left out',

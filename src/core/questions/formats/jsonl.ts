@@ -96,8 +96,15 @@ export function importJsonl(text: string, docs: readonly Document[], fileName: s
       if ('span' in r) {
         q.answers.push(r.span);
         if (r.note) skipped.push(`line ${n}: answer "${clip(r.span.text, 40)}": ${r.note}`);
-      } else if ('missingDoc' in r) missing.add(r.missingDoc);
-      else {
+      } else if ('missingDoc' in r) {
+        missing.add(r.missingDoc);
+        // A question that needs every answer keeps each one: the span stays as given, so the question
+        // comes back whole when its document is added again (without offsets it cannot, and is not imported).
+        if (row.needs === 'all') {
+          if (a.start !== undefined && a.end !== undefined && a.start < a.end && a.text) q.answers.push({ doc: a.doc, start: a.start, end: a.end, text: a.text });
+          else problems++;
+        }
+      } else {
         problems++;
         skipped.push(`line ${n}: answer ${r.problem}; left out`);
       }
