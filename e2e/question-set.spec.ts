@@ -3,8 +3,8 @@ import { ORIGIN } from './origin';
 
 /**
  * The question set made in the page: three questions asked on the sample corpus, their answers
- * marked (by keyboard alone on a block, by mouse on a block, by selecting words in the document
- * view), kept across a reload beside the sample's own 17 questions, evaluated on the marked ones
+ * marked (by keyboard alone on a block, by mouse on a block and a second one "also needed", by
+ * selecting words in the document view), kept across a reload beside the sample's own 17 questions, evaluated on the marked ones
  * with the source line saying "3 marked by you"; a removed document leaves its question saying so.
  */
 
@@ -54,6 +54,15 @@ test('mark answers while exploring (one by keyboard), keep them across a reload,
   await second.getByRole('checkbox').first().check();
   await second.getByRole('button', { name: 'Save answer' }).click();
   await expect(second.getByRole('status')).toContainText('Saved: 1 sentence');
+  // A second block's sentence marked "also needed": the question needs both answers.
+  const third = column.locator('article.block').nth(1);
+  await third.getByRole('button', { name: /^Mark answer in block \d+$/ }).click();
+  await third.getByRole('checkbox').first().check();
+  await third.getByRole('checkbox', { name: /^Also needed: the answer needs these sentences and the answer marked elsewhere/ }).check();
+  await third.getByRole('button', { name: 'Save answer' }).click();
+  await expect(third.getByRole('status')).toContainText('together with the answer marked elsewhere (all needed)');
+  await expect(page.getByRole('group', { name: 'Marking answers' })).toContainText('2 answers marked');
+  await expect(page.getByRole('group', { name: 'Marking answers' }).getByRole('checkbox', { name: 'All 2 answers needed (not any one)' })).toBeChecked();
 
   // 3 · By selecting words in the document view.
   column = await ask(page, 'What are the characteristics of trustworthy AI?');
@@ -82,6 +91,7 @@ test('mark answers while exploring (one by keyboard), keep them across a reload,
   await expect(list.getByRole('listitem')).toHaveCount(20, { timeout: 30_000 });
   await expect(list).toContainText('What is the population of Lisbon, the capital?');
   await expect(list).toContainText('What was the capital of Brazil before Brasilia?');
+  await expect(list.getByRole('listitem').filter({ hasText: 'capital of Brazil before Brasilia' })).toContainText('needs all 2 answers');
   await expect(list).toContainText('What are the characteristics of trustworthy AI?');
   await expect(lab.getByLabel('Question set sources')).toContainText("20 questions: 3 marked by you · 17 imported from the sample corpus's question set (answers marked by hand)");
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LabelledQuestion } from '../core/questions/types';
-import { answersAfterMarking, answersInWords, blockSentences, findQuestion, mergeSpans, questionKey } from './question-marks';
+import { answersAfterMarking, answersInWords, blockSentences, findQuestion, mergeSpans, needsAfterMarking, questionKey } from './question-marks';
 
 const TEXT = 'Tea grows on hills. It is picked by hand.  Then it dries. Rain falls.';
 const at = (part: string) => ({ doc: 'd', start: TEXT.indexOf(part), end: TEXT.indexOf(part) + part.length, text: part });
@@ -47,5 +47,28 @@ describe('marking answers', () => {
   it('answers in words for lists', () => {
     expect(answersInWords({ answers: [], unanswerable: true })).toBe('Not answerable from these documents');
     expect(answersInWords({ answers: [at('Tea grows on hills.'), at('Rain falls.')] }, 10)).toBe('Tea grows… (+1 more)');
+    expect(answersInWords({ answers: [at('Tea grows on hills.'), at('Rain falls.')], needs: 'all' }, 10)).toBe('Tea grows… (+1 more, all needed)');
+  });
+
+  it('a second span marked "also needed" makes the question need all its answers; marked as an alternative, any one', () => {
+    const hills = at('Tea grows on hills.');
+    const rain = at('Rain falls.');
+    // The first mark, then a second one in another block "also needed".
+    const first = answersAfterMarking([], { doc: 'd', start: 0, end: 19 }, [hills], TEXT, 0);
+    expect(needsAfterMarking(null, first, undefined)).toEqual({});
+    const region = { doc: 'd', start: TEXT.indexOf('Rain'), end: TEXT.length };
+    const both = answersAfterMarking(first, region, [rain], TEXT, 0);
+    expect(both).toEqual([hills, rain]);
+    expect(needsAfterMarking({}, both, undefined, 'all')).toEqual({ needs: 'all' });
+    // Marked as an alternative: any one is enough (SQuAD's rule, the default).
+    expect(needsAfterMarking({ needs: 'all' }, both, undefined, 'any')).toEqual({});
+    // No choice (a selection marked in a block): the question keeps its rule.
+    expect(needsAfterMarking({ needs: 'all' }, both, undefined)).toEqual({ needs: 'all' });
+    expect(needsAfterMarking({}, both, undefined)).toEqual({});
+    // Unticking the second leaves one answer: nothing more to need.
+    const one = answersAfterMarking(both, region, [], TEXT, 0);
+    expect(needsAfterMarking({ needs: 'all' }, one, undefined)).toEqual({});
+    // A relevant document no span lies in counts as a part.
+    expect(needsAfterMarking({ needs: 'all' }, one, ['other'])).toEqual({ needs: 'all' });
   });
 });

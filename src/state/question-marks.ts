@@ -1,8 +1,9 @@
 /**
  * Marking answers, as pure functions (the page's question-set store applies them): which
- * question of the set a typed question is, and a question's answers after the user marked
- * sentences of one block or a selected span.
+ * question of the set a typed question is, a question's answers after the user marked
+ * sentences of one block or a selected span, and whether it then needs all of them.
  */
+import { needsAll, normalNeeds } from '../core/questions/needs';
 import type { GoldSpan, LabelledQuestion } from '../core/questions/types';
 
 /** The same question whatever its case, spacing or final punctuation. */
@@ -65,11 +66,21 @@ export function blockSentences(block: { docId: string; start: number; end: numbe
     .map((s) => ({ doc: block.docId, start: s.start, end: s.end, text: block.text.slice(s.start - block.start, s.end - block.start) }));
 }
 
-/** A short form of a question's answers for lists: the first answer's text, cut, and how many more. */
-export function answersInWords(q: Pick<LabelledQuestion, 'answers' | 'unanswerable'>, max = 120): string {
+/** A short form of a question's answers for lists: the first answer's text, cut, and how many more (all needed, or any one). */
+export function answersInWords(q: Pick<LabelledQuestion, 'answers' | 'unanswerable' | 'needs'>, max = 120): string {
   if (q.unanswerable) return 'Not answerable from these documents';
   if (!q.answers.length) return 'no answer marked';
   const first = q.answers[0]!.text.replace(/\s+/g, ' ').trim();
   const cut = first.length > max ? `${first.slice(0, max - 1)}…` : first;
-  return q.answers.length > 1 ? `${cut} (+${q.answers.length - 1} more)` : cut;
+  return q.answers.length > 1 ? `${cut} (+${q.answers.length - 1} more${needsAll(q) ? ', all needed' : ''})` : cut;
+}
+
+/**
+ * Whether the question needs every answer after marking: `choice` 'all' when the user said the
+ * new marks are also needed, 'any' when they are alternatives, absent to keep the rule it had.
+ * 'all' only with two or more answers (with one, the rules are the same).
+ */
+export function needsAfterMarking(before: Pick<LabelledQuestion, 'needs'> | null, answers: readonly GoldSpan[], documents: readonly string[] | undefined, choice?: 'all' | 'any'): { needs?: 'all' } {
+  const needs = choice ? (choice === 'all' ? 'all' : undefined) : before?.needs;
+  return normalNeeds({ answers, ...(documents ? { documents } : {}), ...(needs ? { needs } : {}) });
 }

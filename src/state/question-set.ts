@@ -9,7 +9,7 @@ import type { QuestionSetState } from '../worker/question-protocol';
 import { labWorker, search, setQuery } from './controller';
 import { showMap } from './map';
 import { errorText } from './messages';
-import { answersAfterMarking, findQuestion, type MarkRegion } from './question-marks';
+import { answersAfterMarking, findQuestion, needsAfterMarking, type MarkRegion } from './question-marks';
 import { useCorpus, useTab } from './stores';
 
 interface QuestionSetStore {
@@ -63,8 +63,10 @@ export function questionFor(text: string): LabelledQuestion | null {
 /**
  * The user marked, inside `region` (a block, or a selection in the document view), the spans
  * that answer `question`: they replace the answers there; a new question joins the set as marked.
+ * `needs`: 'all' when the user said the marks are needed together with the answers marked
+ * elsewhere ("also needed"), 'any' when any one answer is enough; absent keeps the question's rule.
  */
-export async function markAnswer(question: string, region: MarkRegion, chosen: GoldSpan[], text: string, from: number): Promise<boolean> {
+export async function markAnswer(question: string, region: MarkRegion, chosen: GoldSpan[], text: string, from: number, needs?: 'all' | 'any'): Promise<boolean> {
   const asked = question.trim();
   if (!asked) return false;
   const existing = questionFor(asked);
@@ -74,11 +76,18 @@ export async function markAnswer(question: string, region: MarkRegion, chosen: G
     if (existing && !existing.unanswerable) useQuestionSet.setState({ error: 'Nothing is marked now: tick at least one sentence, choose "Not answerable from these documents", or delete the question in the Evaluate tab.' });
     return false;
   }
+  const rule = needsAfterMarking(existing?.unanswerable ? null : existing, answers, existing?.documents, needs);
   if (existing) {
-    const { unanswerable: _u, ...rest } = existing;
-    return apply(() => client().request('questionsUpdate', { question: { ...rest, answers } }).promise);
+    const { unanswerable: _u, needs: _n, ...rest } = existing;
+    return apply(() => client().request('questionsUpdate', { question: { ...rest, answers, ...rule } }).promise);
   }
-  return addMarked({ question: asked, answers, source: { kind: 'marked' } });
+  return addMarked({ question: asked, answers, ...rule, source: { kind: 'marked' } });
+}
+
+/** Says whether a question needs every answer ('all') or any one of them ('any'). */
+export function setNeeds(q: LabelledQuestion, needs: 'all' | 'any'): Promise<boolean> {
+  const { needs: _n, ...rest } = q;
+  return apply(() => client().request('questionsUpdate', { question: { ...rest, ...(needs === 'all' ? { needs } : {}) } }).promise);
 }
 
 /** "Not answerable from these documents": the question is kept with no answers (left out of retrieval metrics). */
@@ -86,7 +95,10 @@ export async function markUnanswerable(question: string): Promise<boolean> {
   const asked = question.trim();
   if (!asked) return false;
   const existing = questionFor(asked);
-  if (existing) return apply(() => client().request('questionsUpdate', { question: { ...existing, answers: [], unanswerable: true } }).promise);
+  if (existing) {
+    const { needs: _n, ...rest } = existing;
+    return apply(() => client().request('questionsUpdate', { question: { ...rest, answers: [], unanswerable: true } }).promise);
+  }
   return addMarked({ question: asked, answers: [], unanswerable: true, source: { kind: 'marked' } });
 }
 

@@ -163,6 +163,36 @@ describe('the question set in the worker', () => {
     expect(replay.points[0]!.found).toBe(true);
   });
 
+  it('a question that needs both its sentences is found only when both are handed over; one answer left needs nothing more', async () => {
+    g.indexedDB = new IDBFactory();
+    const { client } = await startLab({ fresh: true });
+    const tea = (await client.request('addText', { name: 'Pasted text 1', text: TEA }).promise).added[0]!.id;
+    const black = span(tea, TEA, 'Black tea is fully oxidised before drying.');
+    const green = span(tea, TEA, 'Green tea is steamed to stop oxidation.');
+    const added = await client.request('questionsAdd', {
+      questions: [
+        { id: 'all', question: 'How are black tea and green tea treated?', answers: [black, green], needs: 'all', source: { kind: 'marked' } },
+        { id: 'any', question: 'How is black tea or green tea treated?', answers: [black, green], source: { kind: 'marked' } },
+        { id: 'bad', question: 'Both?', answers: [black], needs: 'both' as 'all', source: { kind: 'marked' } },
+      ],
+    }).promise;
+    expect(added.skipped).toEqual(['"Both?" was not added: its "needs" is neither "all" nor absent (any one answer).']);
+    expect(added.set.questions.map((q) => [q.id, q.needs ?? 'any'])).toEqual([
+      ['all', 'all'],
+      ['any', 'any'],
+    ]);
+    const spec: EvalRunSpec = { strategies: ['sentence'], retrievers: ['bm25'], budgets: [10, 40], windows: false, thresholds: false, rrfGrid: false, headers: false, rerank: false, current: retrievalParams(), metric: 'answerInContext', questions: { subset: 'all' } };
+    const r = await client.request('evalRun', { spec }).promise;
+    const at = (budget: number) => r.points.find((p) => p.budgetTokens === budget)!.perQuestion!.map((m) => m.answerInContext);
+    // One sentence fits 10 tokens: any-of is found, all-of is not; at 40 both sentences are handed over.
+    expect(at(10)).toEqual([0, 1]);
+    expect(at(40)).toEqual([1, 1]);
+
+    // Unticking one of its two answers leaves nothing more to need.
+    const one = await client.request('questionsUpdate', { question: { ...added.set.questions[0]!, answers: [black] } }).promise;
+    expect(one.questions[0]!.needs).toBeUndefined();
+  });
+
   it('says why there is nothing to evaluate', async () => {
     g.indexedDB = new IDBFactory();
     const { client } = await startLab({ fresh: true });

@@ -16,6 +16,7 @@
  * Questions are never dropped because a document left the corpus: they say which documents
  * are missing (and come back whole when the same document is added again: ids are content hashes).
  */
+import { normalNeeds } from '../core/questions/needs';
 import type { GenerationRun, LabelledQuestion, QuestionSet } from '../core/questions/types';
 import type { Document } from '../core/types';
 import type { NewQuestion, QuestionSetState, QuestionsAddResult } from './question-protocol';
@@ -28,6 +29,7 @@ export function questionProblem(q: NewQuestion, docs: ReadonlyMap<string, Docume
   if (!Array.isArray(q.answers)) return 'its answers are not a list';
   if (q.documents !== undefined && (!Array.isArray(q.documents) || q.documents.some((d) => typeof d !== 'string'))) return 'its documents are not a list of document ids';
   if (!q.unanswerable && q.answers.length === 0 && !q.documents?.length) return 'it has neither an answer span, nor relevant documents, nor "unanswerable"';
+  if (q.needs !== undefined && q.needs !== 'all') return 'its "needs" is neither "all" nor absent (any one answer)';
   for (const a of q.answers) {
     if (!a || typeof a.doc !== 'string' || !Number.isInteger(a.start) || !Number.isInteger(a.end) || a.start < 0 || a.end <= a.start) {
       return 'an answer span is not a document id with a character range (start < end)';
@@ -149,12 +151,13 @@ export class QuestionBook {
     return { questions: this.questions, runs: this.runs };
   }
 
-  /** Trimmed text, spans' text taken from their documents, unanswerable with no spans, missing documents set. */
+  /** Trimmed text, spans' text taken from their documents, unanswerable with no spans, "needs all" only with two parts or more, missing documents set. */
   private clean(q: LabelledQuestion, docs: ReadonlyMap<string, Document>): LabelledQuestion {
-    const { missingDocs: _m, unanswerable, documents, ...rest } = q;
+    const { missingDocs: _m, unanswerable, documents, needs, ...rest } = q;
     const answers = unanswerable ? [] : q.answers.map((a) => ({ doc: a.doc, start: a.start, end: a.end, text: docs.get(a.doc)?.text.slice(a.start, a.end) ?? a.text }));
     const relevant = !unanswerable && documents?.length ? { documents: [...new Set(documents)] } : {};
+    const rule = normalNeeds({ answers, ...relevant, ...(needs ? { needs } : {}), ...(unanswerable ? { unanswerable } : {}) });
     const missing = missingDocsOf({ answers, ...relevant }, new Set(docs.keys()));
-    return { ...rest, question: q.question.trim(), answers, ...relevant, ...(unanswerable ? { unanswerable: true } : {}), ...(missing.length ? { missingDocs: missing } : {}) };
+    return { ...rest, question: q.question.trim(), answers, ...relevant, ...rule, ...(unanswerable ? { unanswerable: true } : {}), ...(missing.length ? { missingDocs: missing } : {}) };
   }
 }

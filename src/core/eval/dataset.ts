@@ -6,8 +6,23 @@ export interface Target {
   doc: string;
   /** Graded relevance (1 for binary judgements). */
   grade: number;
-  /** Character spans of the answer in the document; absent when the whole document is relevant. */
+  /** Character spans of the answer in the document, any one enough; absent when the whole document is relevant. */
   spans?: { start: number; end: number }[];
+}
+
+/**
+ * Answer spans as targets. Any-of (the default): one target per document, its spans
+ * alternatives (SQuAD's alternative answers). All-of: one target per span, each required.
+ */
+export function spanTargets(spans: readonly { doc: string; start: number; end: number }[], needs?: 'all'): Target[] {
+  if (needs === 'all') return spans.map((s) => ({ doc: s.doc, grade: 1, spans: [{ start: s.start, end: s.end }] }));
+  const byDoc = new Map<string, Target>();
+  for (const s of spans) {
+    const t = byDoc.get(s.doc) ?? { doc: s.doc, grade: 1, spans: [] };
+    t.spans!.push({ start: s.start, end: s.end });
+    byDoc.set(s.doc, t);
+  }
+  return [...byDoc.values()];
 }
 
 export interface EvalQuestion {
@@ -15,8 +30,14 @@ export interface EvalQuestion {
   question: string;
   /** Gold answer strings (for answer-in-context); empty for document-level sets like BEIR. */
   answers: string[];
-  /** Each target is found once; several targets mean several relevant documents. */
+  /** Each target is found once; several targets mean several relevant documents (any one answers it), or, with `needs: 'all'`, the parts of its answer. */
   targets: Target[];
+  /**
+   * 'all': the question needs every target (a compound question: each target is one required
+   * part, and `answers` holds one string per part); it counts as found only when all of them
+   * are in the context. Absent: any one target, and any one answer string, is enough.
+   */
+  needs?: 'all';
 }
 
 export interface EvalSet {

@@ -2,7 +2,7 @@ import { SHARED_DATA } from '../../node/paths';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { readBeir } from './beir';
-import { DatasetError, type EvalQuestion, type Target } from './dataset';
+import { DatasetError, spanTargets, type EvalQuestion, type Target } from './dataset';
 import { documentFromText } from '../documents/load';
 import { ApproxTokenCounter } from '../segment/tokens';
 import { buildCorpus } from '../structure/corpus';
@@ -151,6 +151,100 @@ describe('scoreQuestion', () => {
   it('normalizeAnswer', () => {
     expect(normalizeAnswer('  New \t York\n')).toBe('new york');
     expect(normalizeAnswer('ＡＢＣ')).toBe('abc'); // NFKC folds full-width letters
+  });
+});
+
+describe('scoreQuestion: a question that needs every answer (all-of)', () => {
+  // Two documents, one fact each: a compound question needs both.
+  const A = 'The plague reached Sicily in 1347 on Genoese galleys.';
+  const B = 'Sedimentary rock can turn into metamorphic rock under heat.';
+  const C = 'Nothing to see here at all.';
+  const whole = (doc: string, text: string) => block(doc, 0, text.length, text);
+  const at = (doc: string, text: string, part: string) => ({ doc, start: text.indexOf(part), end: text.indexOf(part) + part.length });
+  const spans = [at('A', A, '1347'), at('B', B, 'metamorphic rock')];
+  const answers = ['1347', 'metamorphic rock'];
+  const allOf: EvalQuestion = { id: 'q', question: 'When did the plague reach Sicily, and what can sedimentary rock turn into?', answers, targets: spanTargets(spans, 'all'), needs: 'all' };
+  const anyOf: EvalQuestion = { ...allOf, targets: spanTargets(spans), needs: undefined };
+  const rank = (m: ReturnType<typeof scoreQuestion>) => ({ hitAt1: m.hitAt1, hitAt5: m.hitAt5, answerInContext: m.answerInContext, recallAt5: m.recallAt5, mrr: m.mrr });
+
+  it('with half its evidence in the context it is not found (any-of would count it found)', () => {
+    const half = [whole('C', C), whole('A', A), whole('C', C)];
+    const all = scoreQuestion(allOf, half);
+    expect(rank(all)).toEqual({ hitAt1: 0, hitAt5: 0, answerInContext: 0, recallAt5: 0.5, mrr: 0 });
+    expect(all.ndcg10).toBe(0);
+    const any = scoreQuestion(anyOf, half);
+    expect(rank(any)).toEqual({ hitAt1: 0, hitAt5: 1, answerInContext: 1, recallAt5: 0.5, mrr: 0.5 });
+  });
+
+  it('found at the rank where its last part is first held: MRR 1/R, nDCG log2(n+1)/log2(R+1)', () => {
+    const full = [whole('C', C), whole('A', A), whole('C', C), whole('B', B), whole('A', A)];
+    const all = scoreQuestion(allOf, full);
+    expect(rank(all)).toEqual({ hitAt1: 0, hitAt5: 1, answerInContext: 1, recallAt5: 1, mrr: 0.25 });
+    // Two parts, complete at rank 4: log2(3) / log2(5).
+    expect(all.ndcg10).toBeCloseTo(Math.log2(3) / Math.log2(5), 12);
+    expect(all.ndcg10).toBeCloseTo(0.682606, 6);
+    // Any-of: found at the first part (rank 2); nDCG over both targets as today.
+    const any = scoreQuestion(anyOf, full);
+    expect(any.mrr).toBe(0.5);
+    expect(any.ndcg10).toBeCloseTo((1 / Math.log2(3) + 1 / Math.log2(5)) / (1 + 1 / Math.log2(3)), 12);
+    // Context precision does not depend on the rule: "1347" twice and "metamorphic rock" once, of every character handed over.
+    expect(all.contextPrecision).toBeCloseTo((4 + 4 + 16) / (A.length * 2 + B.length + C.length * 2), 12);
+    expect(all.contextPrecision).toBe(any.contextPrecision);
+    expect(all.meanContextTokens).toBe(50);
+  });
+
+  it('one block holding every part is a hit@1; complete by rank n is ideal; past rank 10 only MRR and recall count', () => {
+    const D = 'Tea grows on hills. It is picked by hand. Then it dries in the sun.';
+    const parts = [at('D', D, 'hills'), at('D', D, 'by hand'), at('D', D, 'sun')];
+    const q = (n: number): EvalQuestion => ({ id: 'tea', question: '?', answers: ['hills', 'by hand', 'sun'].slice(0, n), targets: spanTargets(parts.slice(0, n), 'all'), needs: 'all' });
+    const s1 = block('D', 0, 19, D.slice(0, 19));
+    const s2 = block('D', 20, 41, D.slice(20, 41));
+    const s3 = block('D', 42, D.length, D.slice(42));
+    const none = block('C', 0, C.length, C);
+    expect(scoreQuestion(q(2), [whole('D', D)])).toMatchObject({ hitAt1: 1, mrr: 1, ndcg10: 1, recallAt5: 1, answerInContext: 1 });
+    expect(scoreQuestion(q(2), [s1, s2])).toMatchObject({ hitAt1: 0, hitAt5: 1, mrr: 0.5, ndcg10: 1 });
+    expect(scoreQuestion(q(2), [s2, none, s1]).ndcg10).toBeCloseTo(Math.log2(3) / Math.log2(4), 12);
+    // Three parts: two in the first block, the third at rank 5 → log2(4) / log2(6).
+    const m3 = scoreQuestion(q(3), [block('D', 0, 41, D.slice(0, 41)), none, none, none, s3]);
+    expect(m3).toMatchObject({ hitAt1: 0, hitAt5: 1, mrr: 0.2, recallAt5: 1 });
+    expect(m3.ndcg10).toBeCloseTo(2 / Math.log2(6), 12);
+    // Parts at ranks 3 and 12: not a hit, nDCG@10 0, MRR 1/12; both strings are in the context.
+    const far = scoreQuestion(q(2), [none, none, s1, ...Array<JudgedBlock>(8).fill(none), s2]);
+    expect(far).toMatchObject({ hitAt1: 0, hitAt5: 0, recallAt5: 0.5, ndcg10: 0, answerInContext: 1 });
+    expect(far.mrr).toBeCloseTo(1 / 12, 12);
+  });
+
+  it('answer-in-context needs every answer string; without strings, every document (ranks by document)', () => {
+    expect(scoreQuestion(allOf, [whole('B', B)]).answerInContext).toBe(0);
+    expect(scoreQuestion(allOf, [whole('B', B), whole('A', A)]).answerInContext).toBe(1);
+    // The strings decide, as for any question: a part's words in another document count.
+    expect(scoreQuestion({ ...allOf, targets: spanTargets([spans[0]!], 'all') }, [block('C', 0, 4, '1347'), block('C', 5, 21, 'metamorphic rock')]).answerInContext).toBe(1);
+    const docs: EvalQuestion = { id: 'd', question: '?', answers: [], targets: [{ doc: 'A', grade: 1 }, { doc: 'B', grade: 1 }], needs: 'all' };
+    const m = scoreQuestion(docs, [whole('A', A), block('A', 0, 3), whole('C', C), whole('B', B)], { byDocument: true });
+    expect(rank(m)).toEqual({ hitAt1: 0, hitAt5: 1, answerInContext: 1, recallAt5: 1, mrr: 1 / 3 });
+    expect(m.ndcg10).toBeCloseTo(Math.log2(3) / Math.log2(4), 12);
+    expect(scoreQuestion(docs, [whole('A', A)], { byDocument: true })).toMatchObject({ answerInContext: 0, hitAt5: 0, mrr: 0, ndcg10: 0, recallAt5: 0.5 });
+    // A part named by its span and a part named only by its document: both needed.
+    const mixed: EvalQuestion = { ...allOf, answers: ['1347'], targets: [...spanTargets([spans[0]!], 'all'), { doc: 'B', grade: 1 }] };
+    expect(scoreQuestion(mixed, [whole('A', A)]).answerInContext).toBe(0);
+    expect(scoreQuestion(mixed, [whole('A', A), block('B', 0, 5)]).answerInContext).toBe(1);
+    // No target at all is never found (not "every one of none").
+    expect(scoreQuestion({ ...docs, targets: [] }, [whole('A', A)])).toMatchObject({ hitAt1: 0, answerInContext: 0, mrr: 0, ndcg10: 0 });
+  });
+
+  it("SQuAD's alternative answers stay any-of: one target per document, any span and any string enough", () => {
+    const alternatives = [at('A', A, 'Sicily'), at('A', A, '1347'), at('B', B, 'rock')];
+    expect(spanTargets(alternatives)).toEqual([
+      { doc: 'A', grade: 1, spans: [{ start: 19, end: 25 }, { start: 29, end: 33 }] },
+      { doc: 'B', grade: 1, spans: [{ start: 12, end: 16 }] },
+    ]);
+    expect(spanTargets(alternatives, 'all')).toEqual([
+      { doc: 'A', grade: 1, spans: [{ start: 19, end: 25 }] },
+      { doc: 'A', grade: 1, spans: [{ start: 29, end: 33 }] },
+      { doc: 'B', grade: 1, spans: [{ start: 12, end: 16 }] },
+    ]);
+    const squad: EvalQuestion = { id: 's', question: 'Where did the plague arrive?', answers: ['Sicily', 'in Sicily'], targets: spanTargets(alternatives.slice(0, 1)) };
+    expect(rank(scoreQuestion(squad, [block('A', 10, 26, A.slice(10, 26))]))).toEqual({ hitAt1: 1, hitAt5: 1, answerInContext: 1, recallAt5: 1, mrr: 1 });
   });
 });
 

@@ -78,6 +78,16 @@ export function normalizeAnswer(s: string): string {
  *   ranks (each document's first block), the usual document nDCG.
  * - answer-in-context: a gold answer string lies in the blocks' text (headers excluded);
  *   for sets without answer strings, a target is held by some block.
+ * A question that needs all its targets (`needs: 'all'`, a compound question) is found at R,
+ * the rank at which its LAST target is first held (∞ while any is missing):
+ * - hit@k: R ≤ k (hit@1 only when one block holds every part); MRR: 1 / R.
+ * - nDCG@10: the whole evidence is one relevant item reached at R, against the ideal ranking
+ *   that reaches it at n (the number of parts, each in its own block at the top):
+ *   log₂(n + 1) / log₂(R + 1), at most 1 (a block holding two parts completes it sooner),
+ *   0 beyond rank 10. With one part this is the usual 1 / log₂(R + 1).
+ * - recall@5: the share of its parts held by the first 5 blocks (as for any question).
+ * - answer-in-context: every answer string lies in the context, and every target without
+ *   spans is held (without strings: every target is held). Context precision does not change.
  * - context precision: of the characters of text handed over (every block, in full,
  *   headers excluded), the share inside a gold region: `gold` when given (goldRegions:
  *   the sentences holding an answer span), else each target's spans, or, for targets
@@ -91,31 +101,41 @@ export function scoreQuestion(q: EvalQuestion, handed: JudgedBlock[], options: {
     return i < 0 ? Infinity : i + 1;
   });
   const found = (k: number) => firstRank.filter((r) => r <= k).length;
-  const best = Math.min(...firstRank);
-  let dcg = 0;
-  q.targets.forEach((t, i) => {
-    if (firstRank[i]! <= 10) dcg += t.grade / Math.log2(firstRank[i]! + 1);
-  });
-  const ideal = q.targets
-    .map((t) => t.grade)
-    .sort((a, b) => b - a)
-    .slice(0, 10)
-    .reduce((s, g, i) => s + g / Math.log2(i + 2), 0);
+  const all = q.needs === 'all';
+  // The rank at which the question counts as found: its first target's, or (all-of) its last one's.
+  const at = !q.targets.length ? Infinity : all ? Math.max(...firstRank) : Math.min(...firstRank);
+  let ndcg10: number;
+  if (all) {
+    ndcg10 = at <= 10 ? Math.min(1, Math.log2(q.targets.length + 1) / Math.log2(at + 1)) : 0;
+  } else {
+    let dcg = 0;
+    q.targets.forEach((t, i) => {
+      if (firstRank[i]! <= 10) dcg += t.grade / Math.log2(firstRank[i]! + 1);
+    });
+    const ideal = q.targets
+      .map((t) => t.grade)
+      .sort((a, b) => b - a)
+      .slice(0, 10)
+      .reduce((s, g, i) => s + g / Math.log2(i + 2), 0);
+    ndcg10 = ideal > 0 ? dcg / ideal : 0;
+  }
   let answerInContext: number;
   if (q.answers.length) {
     // Blocks are joined with a separator no answer contains, so an answer never spans two blocks.
     const context = blocks.map((b) => normalizeAnswer(b.text)).join('\u0000');
-    answerInContext = q.answers.some((a) => context.includes(normalizeAnswer(a))) ? 1 : 0;
+    const held = (a: string) => context.includes(normalizeAnswer(a));
+    // All-of: every string, and every part named only by its document (no string to look for) held.
+    answerInContext = (all ? q.answers.every(held) && q.targets.every((t, i) => t.spans || firstRank[i]! < Infinity) : q.answers.some(held)) ? 1 : 0;
   } else {
-    answerInContext = best < Infinity ? 1 : 0;
+    answerInContext = at < Infinity ? 1 : 0;
   }
   return {
-    hitAt1: best <= 1 ? 1 : 0,
-    hitAt5: best <= 5 ? 1 : 0,
+    hitAt1: at <= 1 ? 1 : 0,
+    hitAt5: at <= 5 ? 1 : 0,
     answerInContext,
     recallAt5: q.targets.length ? found(5) / q.targets.length : 0,
-    mrr: best < Infinity ? 1 / best : 0,
-    ndcg10: ideal > 0 ? dcg / ideal : 0,
+    mrr: at < Infinity ? 1 / at : 0,
+    ndcg10,
     contextPrecision: contextPrecision(handed, options.gold ?? targetRegions(q)),
     meanContextTokens: handed.reduce((s, b) => s + b.tokens, 0),
   };

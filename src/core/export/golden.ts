@@ -1,11 +1,12 @@
 import type { RetrievalEngine } from '../engine';
-import type { Target } from '../eval/dataset';
+import { spanTargets, type Target } from '../eval/dataset';
 import { judged, meanMetrics, scoreQuestion, type JudgedBlock, type Metrics } from '../eval/metrics';
 import { analyze, queryLanguage } from '../index/analyzer';
 import { l2normalize } from '../index/vector-index';
 import { retrievalParams, type RetrievalParams, type RetrieverName, type UnitKind } from '../retrieve/params';
 import type { ContextBlock } from '../types';
 import type { SqlStrategy } from './manifest';
+import { needsAll } from '../questions/needs';
 import type { LabelledQuestion } from '../questions/types';
 
 /** Unit kind each SQL strategy retrieves (as the lab's STRATEGY_UNIT). */
@@ -24,6 +25,8 @@ export interface GoldenQuestion {
   /** Gold answers and targets, when the question comes from an evaluation set. */
   answers: string[];
   targets: Target[];
+  /** 'all': found only when every target is in the context (see scoreQuestion); absent: any one. */
+  needs?: 'all';
 }
 
 export interface GoldenBlock {
@@ -60,6 +63,7 @@ export interface QuestionInput {
   question: string;
   answers?: string[];
   targets?: Target[];
+  needs?: 'all';
 }
 
 /** 32-bit FNV-1a over UTF-16 code units, hex: a short fingerprint of a block's text. */
@@ -79,7 +83,7 @@ export function runMetrics(questions: GoldenQuestion[], blocks: JudgedBlock[][],
   const per: Metrics[] = [];
   questions.forEach((q, i) => {
     if (!q.targets.length) return;
-    per.push(scoreQuestion({ id: q.id, question: q.question, answers: q.answers, targets: q.targets }, blocks[i]!, { byDocument }));
+    per.push(scoreQuestion({ id: q.id, question: q.question, answers: q.answers, targets: q.targets, ...(q.needs === 'all' ? { needs: q.needs } : {}) }, blocks[i]!, { byDocument }));
   });
   return per.length ? meanMetrics(per) : null;
 }
@@ -110,6 +114,7 @@ export async function goldenRun(
       vector: v ? [...l2normalize(Float32Array.from(v))] : null,
       answers: q.answers ?? [],
       targets: q.targets ?? [],
+      ...(q.needs === 'all' ? { needs: q.needs } : {}),
     });
   }
   const byDocument = questions.length > 0 && questions.every((q) => q.targets.every((t) => !t.spans));
@@ -157,17 +162,18 @@ export function labelledGoldenInputs(questions: readonly LabelledQuestion[], doc
       continue;
     }
     const spans = q.answers.filter((a) => have.has(a.doc));
-    if (q.missingDocs?.length || spans.length === 0) {
+    const all = needsAll(q);
+    // A question that needs every answer cannot lose one of them: it would be found too easily.
+    if (q.missingDocs?.length || spans.length === 0 || (all && spans.length < q.answers.length)) {
       left.missing++;
       continue;
     }
-    const byDoc = new Map<string, { start: number; end: number }[]>();
-    for (const s of spans) byDoc.set(s.doc, [...(byDoc.get(s.doc) ?? []), { start: s.start, end: s.end }]);
     inputs.push({
       id: q.id,
       question: q.question,
       answers: [...new Set(spans.map((s) => s.text))],
-      targets: [...byDoc].map(([doc, s]) => ({ doc, grade: 1, spans: s })),
+      targets: spanTargets(spans, all ? 'all' : undefined),
+      ...(all ? { needs: 'all' as const } : {}),
     });
   }
   return { inputs, left };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { describeSources, toEvalSet } from './evaluate-set';
+import { answerParts, needsAll } from './needs';
 import { towerCorpus } from './test-corpus';
 import type { LabelledQuestion, QuestionSet } from './types';
 
@@ -62,6 +63,48 @@ describe('toEvalSet', () => {
   it('takes only marked or only generated questions', () => {
     expect(toEvalSet(SET, corpus.docs, { only: 'marked' }).set.questions.map((x) => x.id)).toEqual(['m1', 'm2']);
     expect(toEvalSet(SET, corpus.docs, { only: 'generated' })).toMatchObject({ leftOut: { otherKind: 4, missingDocs: 1, staleSpans: 1 } });
+  });
+});
+
+describe('toEvalSet: questions that need every answer', () => {
+  it('an all-of question gets one target per part and says so; with one part it is an ordinary question', () => {
+    const steps = span(tower, '674 steps');
+    const opened = span(tower, 'March 1889');
+    const set: QuestionSet = {
+      questions: [
+        q('both', 'generated', { answers: [steps, opened], needs: 'all' }),
+        q('either', 'marked', { answers: [steps, opened] }),
+        q('one', 'marked', { answers: [steps], needs: 'all' }),
+        q('doc', 'imported', { answers: [steps], documents: [tower.id, bridge.id], needs: 'all' }),
+      ],
+    };
+    const [both, either, one, doc] = toEvalSet(set, corpus.docs).set.questions;
+    expect(both).toEqual({
+      id: 'both',
+      question: 'question both?',
+      answers: ['674 steps', 'March 1889'],
+      targets: [
+        { doc: tower.id, grade: 1, spans: [{ start: steps.start, end: steps.end }] },
+        { doc: tower.id, grade: 1, spans: [{ start: opened.start, end: opened.end }] },
+      ],
+      needs: 'all',
+    });
+    // Any-of (the default): one target, its spans alternatives.
+    expect(either!.targets).toEqual([{ doc: tower.id, grade: 1, spans: [{ start: steps.start, end: steps.end }, { start: opened.start, end: opened.end }] }]);
+    expect(either!.needs).toBeUndefined();
+    expect(one!.needs).toBeUndefined();
+    // A relevant document no span lies in is a part of its own.
+    expect(doc).toMatchObject({ needs: 'all', targets: [{ doc: tower.id, spans: [{ start: steps.start }] }, { doc: bridge.id, grade: 1 }] });
+  });
+
+  it('counts the parts: spans, and documents no span lies in', () => {
+    const steps = span(tower, '674 steps');
+    expect(answerParts({ answers: [steps, steps] })).toBe(2);
+    expect(answerParts({ answers: [steps], documents: [tower.id, bridge.id, bridge.id] })).toBe(2);
+    expect(needsAll({ answers: [steps], documents: [bridge.id], needs: 'all' })).toBe(true);
+    expect(needsAll({ answers: [steps], documents: [tower.id], needs: 'all' })).toBe(false);
+    expect(needsAll({ answers: [steps, steps], needs: 'all', unanswerable: true })).toBe(false);
+    expect(needsAll({ answers: [steps, steps] })).toBe(false);
   });
 });
 

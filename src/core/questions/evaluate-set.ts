@@ -4,8 +4,9 @@
  * (unanswerable, documents missing, spans no longer in their document) are left out of the
  * retrieval metrics and counted, never dropped silently.
  */
-import type { EvalQuestion, EvalSet, Target } from '../eval/dataset';
+import { spanTargets, type EvalQuestion, type EvalSet, type Target } from '../eval/dataset';
 import type { Document } from '../types';
+import { needsAll } from './needs';
 import type { LabelledQuestion, QuestionSet, QuestionSourceKind } from './types';
 
 export interface ToEvalOptions {
@@ -32,10 +33,9 @@ export interface QuestionEvalSet {
   leftOut: LeftOut;
 }
 
-/** The spans of one question as targets, or why it cannot be scored. */
+/** The spans of one question as targets (one per part when it needs all), or why it cannot be scored. */
 function targetsOf(q: LabelledQuestion, byId: Map<string, Document>): { targets: Target[] } | { missing: string } | { stale: string } {
-  const targets = new Map<string, Target>();
-  const docsOnly = q.documents ?? [];
+  const spans: { doc: string; start: number; end: number }[] = [];
   for (const span of q.answers) {
     const d = byId.get(span.doc);
     if (!d) return { missing: span.doc };
@@ -47,15 +47,14 @@ function targetsOf(q: LabelledQuestion, byId: Map<string, Document>): { targets:
       start = at;
       end = at + span.text.length;
     }
-    const t = targets.get(d.id) ?? { doc: d.id, grade: 1, spans: [] };
-    t.spans!.push({ start, end });
-    targets.set(d.id, t);
+    spans.push({ doc: d.id, start, end });
   }
-  for (const id of docsOnly) {
+  const targets = spanTargets(spans, needsAll(q) ? 'all' : undefined);
+  for (const id of q.documents ?? []) {
     if (!byId.has(id)) return { missing: id };
-    if (!targets.has(id)) targets.set(id, { doc: id, grade: 1 });
+    if (!targets.some((t) => t.doc === id)) targets.push({ doc: id, grade: 1 });
   }
-  return { targets: [...targets.values()] };
+  return { targets };
 }
 
 /** The set as an EvalSet over `docs`, with what was left out and why (also one line each in `skipped`). */
@@ -98,7 +97,8 @@ export function toEvalSet(qs: QuestionSet, docs: Document[], options: ToEvalOpti
       skipped.push(`question ${q.id}: no answer span and not marked unanswerable (not scored)`);
       continue;
     }
-    questions.push({ id: q.id, question: q.question, answers: [...new Set(q.answers.map((a) => a.text).filter(Boolean))], targets: r.targets });
+    // All-of: one string per part (each must be in the context); any-of: alternatives.
+    questions.push({ id: q.id, question: q.question, answers: [...new Set(q.answers.map((a) => a.text).filter(Boolean))], targets: r.targets, ...(needsAll(q) ? { needs: 'all' as const } : {}) });
   }
   const set: EvalSet = { name: options.name ?? 'question set', docs: options.includeDocs === false ? [] : docs, questions, ...(unanswerable.length ? { unanswerable } : {}), skipped };
   return { set, leftOut };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ASSUMED_RATE, generateQuestions, planGeneration, REPLY_TOKENS, STOP_AFTER_FAILURES, type CompleteFn } from './generate';
-import { QUESTION_RESPONSE_FORMAT } from './prompts';
+import { QUESTION_RESPONSE_FORMAT, RESPONSE_FORMATS } from './prompts';
 import { documentPassages, type PassageItem } from './sample';
 import { towerCorpus } from './test-corpus';
 
@@ -60,6 +60,9 @@ describe('generateQuestions', () => {
     expect(bridge.text.slice(q.answers[0]!.start, q.answers[0]!.end)).toBe('May 1937');
     expect(q.source).toEqual({ kind: 'generated', model: 'mock', passage: [{ doc: bridge.id, start: P[4]!.start, end: P[4]!.end, text: P[4]!.text }] });
     expect(r.kept[2]!.source.passage).toHaveLength(2);
+    // A multi-passage reply with one answer (an old-style prompt, a model ignoring the schema) keeps one span, as any question.
+    expect([r.kept[2]!.answers.length, r.kept[2]!.needs]).toEqual([1, undefined]);
+    expect(calls[9]!.responseFormat).toEqual(RESPONSE_FORMATS['multi-passage']);
     expect(r.run).toMatchObject({ model: 'mock', asked: 10, kept: 3, seed: 7, rejected: { 'dont-know': 1, duplicate: 1, 'copies-passage': 1, 'answer-not-found': 1, 'not-json': 1, error: 1, 'no-question': 1 } });
     expect(r.cancelled).toBe(false);
     expect(r.error).toBeUndefined();
@@ -69,6 +72,29 @@ describe('generateQuestions', () => {
     expect(calls[0]!.responseFormat).toEqual(QUESTION_RESPONSE_FORMAT);
     expect(JSON.stringify(calls[0]!.messages)).toContain('Visitors can climb 674 steps');
     expect(JSON.stringify(calls[9]!.messages)).toContain('Passage B');
+  });
+
+  it('a multi-passage question quotes one fact per passage: both are its gold spans and it needs both', async () => {
+    const item = (index: number): PassageItem => ({ index, type: 'multi-passage', passages: [P[0]!, P[1]!] });
+    const { calls, complete } = scripted([
+      '{"question": "How many years lay between the first drawings and the completion of the Paris landmark?", "answer_a": "March 1889", "answer_b": "1884"}',
+      // The facts swapped: each is found in the other passage.
+      '```json\n{"question": "Which metal was used, and who ran the design office?", "answer_a": "Gustave Eiffel", "answer_b": "wrought iron"}\n```',
+      '{"question": "How heavy is it and who painted it?", "answer_a": "7,300 tonnes", "answer_b": "Claude Monet"}',
+      '{"question": "What links its weight to its designer?", "answer_a": "7,300 tonnes", "answer_b": "unknown"}',
+    ]);
+    const r = await generateQuestions({ corpus, items: [item(0), item(1), item(2), item(3)], complete, model: 'mock', seed: 3 });
+    const tower = corpus.docs[0]!;
+    expect(r.kept.map((q) => [q.id, q.answers.map((a) => a.text), q.needs, q.type])).toEqual([
+      ['gen-3-1', ['March 1889', '1884'], 'all', 'multi-passage'],
+      ['gen-3-2', ['Gustave Eiffel', 'wrought iron'], 'all', 'multi-passage'],
+    ]);
+    for (const q of r.kept) for (const a of q.answers) expect(tower.text.slice(a.start, a.end)).toBe(a.text);
+    expect(r.rejected.map((x) => [x.reason, x.detail, x.answer])).toEqual([
+      ['answer-not-found', 'the answer from passage B "Claude Monet" is not in the passages (best match 0.00 < 0.80)', '7,300 tonnes … Claude Monet'],
+      ['dont-know', 'the model said the passage has no answer ("unknown")', '7,300 tonnes … unknown'],
+    ]);
+    expect(calls.every((c) => c.responseFormat === RESPONSE_FORMATS['multi-passage'])).toBe(true);
   });
 
   it('does not keep a question that duplicates one already in the set', async () => {
@@ -128,8 +154,8 @@ describe('planGeneration', () => {
     expect(plan.calls).toBe(4);
     expect(plan.passages).toBe(5);
     expect(plan.replyTokens).toBe(4 * REPLY_TOKENS);
-    // Passage tokens 30 + (27 + 8) + 29 + 23, plus each template's characters / 4 (171 specific, 175 multi-passage).
-    expect(plan.promptTokens).toBe(117 + 3 * 171 + 175);
+    // Passage tokens 30 + (27 + 8) + 29 + 23, plus each template's characters / 4 (171 specific, 214 multi-passage).
+    expect(plan.promptTokens).toBe(117 + 3 * 171 + 214);
     expect(plan.rate).toBe('assumed');
     expect(plan.seconds).toBe(Math.round(plan.promptTokens / ASSUMED_RATE.promptTokensPerSecond + plan.replyTokens / ASSUMED_RATE.replyTokensPerSecond));
     const measured = planGeneration(corpus, { n: 4, seed: 1, maxTokens: 30, minTokens: 5, types: ['specific', 'multi-passage'], rate: { promptTokensPerSecond: 1000, replyTokensPerSecond: 10 } });

@@ -9,7 +9,7 @@ import type { ChatMessage } from '../generate/openai';
 import type { Corpus } from '../structure/corpus';
 import { COPY_SHARE_THRESHOLD, copyShare, DUPLICATE_THRESHOLD, findNearDuplicate, isDontKnow, type Thresholds } from './filters';
 import { FUZZY_THRESHOLD, locateAnswer } from './locate';
-import { buildMessages, DEFAULT_PROMPTS, QUESTION_RESPONSE_FORMAT, type PromptTemplate } from './prompts';
+import { buildMessages, DEFAULT_PROMPTS, RESPONSE_FORMATS, type PromptTemplate } from './prompts';
 import { parseReply } from './reply';
 import { passageSpan, samplePassages, type PassageItem, type SampleOptions } from './sample';
 import type { GenerationRun, GoldSpan, LabelledQuestion, QuestionType, RejectedQuestion, RejectReason } from './types';
@@ -144,7 +144,7 @@ export async function generateQuestions(o: GenerateOptions): Promise<GenerateRes
     let reply: string;
     calls++;
     try {
-      reply = await o.complete(messages, { signal: o.signal, ...(o.structured === false ? {} : { responseFormat: QUESTION_RESPONSE_FORMAT as unknown as Record<string, unknown> }) });
+      reply = await o.complete(messages, { signal: o.signal, ...(o.structured === false ? {} : { responseFormat: RESPONSE_FORMATS[item.type] as unknown as Record<string, unknown> }) });
     } catch (e) {
       if (o.signal?.aborted) break;
       const message = (e as Error).message ?? String(e);
@@ -170,17 +170,24 @@ export async function generateQuestions(o: GenerateOptions): Promise<GenerateRes
     const parsed = parseReply(reply);
     if (!parsed.ok) return reject(item, 'not-json', parsed.reason);
     const { question, answer } = parsed;
-    if (isDontKnow(answer)) return reject(item, 'dont-know', `the model said the passage has no answer ("${clip(answer || '(empty)')}")`, question, answer);
+    // A multi-passage reply quotes one fact from each passage: every one is a gold span, all needed.
+    const parts = item.passages.length > 1 ? parsed.parts : undefined;
+    const dontKnow = parts ? parts.find(isDontKnow) : isDontKnow(answer) ? answer : undefined;
+    if (dontKnow !== undefined) return reject(item, 'dont-know', `the model said the passage has no answer ("${clip(dontKnow || '(empty)')}")`, question, answer);
     if (!question) return reject(item, 'no-question', 'the reply has an answer but no question', question, answer);
-    // The answer in each passage; the best match gives the gold span.
-    let best: { span: GoldSpan; score: number; method: string } | null = null;
-    let bestScore = 0;
-    for (const p of item.passages) {
-      const r = locateAnswer(p.text, answer, { threshold: t.fuzzy, language });
-      bestScore = Math.max(bestScore, r.bestScore);
-      if (r.match && (!best || r.match.score > best.score)) best = { span: { doc: p.docId, start: p.start + r.match.start, end: p.start + r.match.end, text: r.match.text }, score: r.match.score, method: r.match.method };
+    const spans: GoldSpan[] = [];
+    for (const [i, part] of (parts ?? [answer]).entries()) {
+      // The best match gives the gold span; each quoted fact is looked for in its own passage first.
+      const own = parts ? item.passages[i] : undefined;
+      let found = locateIn(own ? [own] : item.passages, part, language);
+      if (!found.span && own) {
+        const rest = locateIn(item.passages.filter((p) => p !== own), part, language);
+        found = { span: rest.span, bestScore: Math.max(found.bestScore, rest.bestScore) };
+      }
+      const from = parts ? `the answer from passage ${String.fromCharCode(65 + i)} ` : 'the answer ';
+      if (!found.span) return reject(item, 'answer-not-found', `${from}"${clip(part)}" is not in the passage${parts ? 's' : ''} (best match ${found.bestScore.toFixed(2)} < ${t.fuzzy.toFixed(2)})`, question, answer);
+      if (!spans.some((x) => x.doc === found.span!.doc && x.start === found.span!.start && x.end === found.span!.end)) spans.push(found.span);
     }
-    if (!best) return reject(item, 'answer-not-found', `the answer "${clip(answer)}" is not in the passage (best match ${bestScore.toFixed(2)} < ${t.fuzzy.toFixed(2)})`, question, answer);
     const passageText = item.passages.map((p) => p.text).join('\n');
     const share = copyShare(question, passageText, language);
     const dup = findNearDuplicate(question, keptTexts, language, t.duplicate);
@@ -193,12 +200,25 @@ export async function generateQuestions(o: GenerateOptions): Promise<GenerateRes
     kept.push({
       id,
       question,
-      answers: [best.span],
+      answers: spans,
+      ...(spans.length > 1 ? { needs: 'all' as const } : {}),
       source: { kind: 'generated', model: o.model, passage: item.passages.map(passageSpan) },
       type: item.type,
       copyShare: share,
       updated: new Date().toISOString(),
     });
+  }
+
+  /** The best match of `text` among `passages` as a gold span (null under the threshold), and the best score seen. */
+  function locateIn(passages: readonly PassageItem['passages'][number][], text: string, language: string): { span: GoldSpan | null; bestScore: number } {
+    let best: { span: GoldSpan; score: number } | null = null;
+    let bestScore = 0;
+    for (const p of passages) {
+      const r = locateAnswer(p.text, text, { threshold: t.fuzzy, language });
+      bestScore = Math.max(bestScore, r.bestScore);
+      if (r.match && (!best || r.match.score > best.score)) best = { span: { doc: p.docId, start: p.start + r.match.start, end: p.start + r.match.end, text: r.match.text }, score: r.match.score };
+    }
+    return { span: best?.span ?? null, bestScore };
   }
 
   const cancelled = Boolean(o.signal?.aborted) && done < o.items.length;

@@ -1,15 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { buildMessages, checkTemplate, DEFAULT_PROMPTS, fillTemplate, NO_ANSWER, QUESTION_RESPONSE_FORMAT } from './prompts';
+import { buildMessages, checkTemplate, DEFAULT_PROMPTS, fillTemplate, NO_ANSWER, QUESTION_RESPONSE_FORMAT, RESPONSE_FORMATS } from './prompts';
 
 describe('question prompts', () => {
   it('ask for JSON with a verbatim answer and say how to decline', () => {
-    for (const t of Object.values(DEFAULT_PROMPTS)) {
+    for (const t of [DEFAULT_PROMPTS.specific, DEFAULT_PROMPTS.abstract]) {
       expect(t.system).toContain('{"question": "…", "answer": "…"}');
       expect(t.system).toContain('word for word');
       expect(t.system).toContain(`"answer": "${NO_ANSWER}"`);
     }
     expect(DEFAULT_PROMPTS.abstract.user).toContain('paraphrase');
-    expect(DEFAULT_PROMPTS['multi-passage'].user).toContain('needs both passages');
+    // Multi-passage: one fact quoted from each passage, both gold spans.
+    const multi = DEFAULT_PROMPTS['multi-passage'];
+    expect(multi.user).toContain('needs both passages');
+    expect(multi.system).toContain('{"question": "…", "answer_a": "…", "answer_b": "…"}');
+    expect(multi.system).toContain('"answer_a" copied word for word from passage A, "answer_b" copied word for word from passage B');
+    expect(multi.system).toContain(`"answer_a": "${NO_ANSWER}", "answer_b": "${NO_ANSWER}"`);
   });
   it('fill placeholders once, leaving braces inside passages alone', () => {
     const v = { passages: ['A {title} B', 'second'], title: 'Doc', language: 'en' };
@@ -31,6 +36,20 @@ describe('question prompts', () => {
         name: 'question_answer',
         strict: true,
         schema: { type: 'object', properties: { question: { type: 'string' }, answer: { type: 'string' } }, required: ['question', 'answer'], additionalProperties: false },
+      },
+    });
+    expect(RESPONSE_FORMATS.specific).toBe(QUESTION_RESPONSE_FORMAT);
+    expect(RESPONSE_FORMATS['multi-passage']).toEqual({
+      type: 'json_schema',
+      json_schema: {
+        name: 'question_two_answers',
+        strict: true,
+        schema: {
+          type: 'object',
+          properties: { question: { type: 'string' }, answer_a: { type: 'string' }, answer_b: { type: 'string' } },
+          required: ['question', 'answer_a', 'answer_b'],
+          additionalProperties: false,
+        },
       },
     });
   });

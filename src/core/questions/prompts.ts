@@ -7,6 +7,8 @@
  * Placeholders: {passage} (single-passage kinds), {passage_a} and {passage_b} (multi-passage),
  * {title} (the document's title), {language} (its language tag). The model must answer
  * "unknown" when no fact can be asked about: the don't-know filter then drops the item.
+ * A multi-passage question quotes one fact from each passage (`answer_a`, `answer_b`): both
+ * become its gold spans, and it needs both (all-of).
  */
 import type { ChatMessage } from '../generate/openai';
 import type { QuestionType } from './types';
@@ -25,6 +27,12 @@ const SYSTEM =
   `a short span, not a sentence of your own. If the passage holds no fact that a question can ask about, reply {"question": "", "answer": "${NO_ANSWER}"}. ` +
   'Write the question in the language of the passage.';
 
+const MULTI_SYSTEM =
+  'You write one question for a test of a search system, and quote the two facts that answer it. Reply with one JSON object ' +
+  '{"question": "…", "answer_a": "…", "answer_b": "…"} and nothing else: "answer_a" copied word for word from passage A, "answer_b" copied word for word from passage B, ' +
+  `each a short span, not a sentence of your own. If the passages hold no facts that one question can combine, reply {"question": "", "answer_a": "${NO_ANSWER}", "answer_b": "${NO_ANSWER}"}. ` +
+  'Write the question in the language of the passages.';
+
 export const DEFAULT_PROMPTS: Record<QuestionType, PromptTemplate> = {
   specific: {
     system: SYSTEM,
@@ -42,11 +50,11 @@ export const DEFAULT_PROMPTS: Record<QuestionType, PromptTemplate> = {
       'Quote the answer verbatim from the passage.',
   },
   'multi-passage': {
-    system: SYSTEM,
+    system: MULTI_SYSTEM,
     user:
       'Document: {title}\n\nPassage A:\n"""\n{passage_a}\n"""\n\nPassage B:\n"""\n{passage_b}\n"""\n\n' +
       'Write one question whose answer needs both passages: it must combine a fact from passage A with a fact from passage B, ' +
-      'so neither passage alone answers it. Quote the answer verbatim from one of the passages.',
+      'so neither passage alone answers it. Quote the fact from passage A verbatim as answer_a and the fact from passage B verbatim as answer_b.',
   },
 };
 
@@ -105,3 +113,27 @@ export const QUESTION_RESPONSE_FORMAT = {
   type: 'json_schema',
   json_schema: { name: 'question_answer', strict: true, schema: QUESTION_SCHEMA },
 } as const;
+
+/** A multi-passage reply: the question and one quoted fact from each passage. */
+export const TWO_ANSWERS_SCHEMA = {
+  type: 'object',
+  properties: {
+    question: { type: 'string' },
+    answer_a: { type: 'string' },
+    answer_b: { type: 'string' },
+  },
+  required: ['question', 'answer_a', 'answer_b'],
+  additionalProperties: false,
+} as const;
+
+export const TWO_ANSWERS_RESPONSE_FORMAT = {
+  type: 'json_schema',
+  json_schema: { name: 'question_two_answers', strict: true, schema: TWO_ANSWERS_SCHEMA },
+} as const;
+
+/** The `response_format` each kind of question is asked with. */
+export const RESPONSE_FORMATS: Record<QuestionType, typeof QUESTION_RESPONSE_FORMAT | typeof TWO_ANSWERS_RESPONSE_FORMAT> = {
+  specific: QUESTION_RESPONSE_FORMAT,
+  abstract: QUESTION_RESPONSE_FORMAT,
+  'multi-passage': TWO_ANSWERS_RESPONSE_FORMAT,
+};

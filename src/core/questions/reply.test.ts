@@ -24,6 +24,16 @@ describe('parseReply', () => {
   it('reads "Question: … Answer: …" lines', () => {
     expect(parseReply('Question: When was it built?\nAnswer: 1889')).toEqual(good);
   });
+  it('reads a multi-passage reply: one quoted fact per passage', () => {
+    const two = { ok: true, question: 'When was it built, and how tall is it?', answer: '1889 … 330 metres', parts: ['1889', '330 metres'] };
+    expect(parseReply('{"question": "When was it built, and how tall is it?", "answer_a": "1889", "answer_b": "330 metres"}')).toEqual(two);
+    expect(parseReply('```json\n{"Question": "When was it built, and how tall is it?", "Answer_A": 1889, "Answer_B": "330 metres",}\n```')).toEqual(two);
+    expect(parseReply('{"question": "When was it built, and how tall is it?", "answers": ["1889", "330 metres"]}')).toEqual(two);
+    // One fact missing: its part is empty (the don't-know filter rejects it); a list of one is a plain answer.
+    expect(parseReply('{"question": "Q?", "answer_a": "1889"}')).toEqual({ ok: true, question: 'Q?', answer: '1889', parts: ['1889', ''] });
+    expect(parseReply('{"question": "Q?", "answers": ["1889"]}')).toEqual({ ok: true, question: 'Q?', answer: '1889' });
+    expect(parseReply('{"question": "Q?", "answer_a": {"x": 1}, "answer_b": "y"}')).toEqual({ ok: false, reason: 'the reply\'s "answer_a" or "answer_b" is not text' });
+  });
   it('gives one reason when it cannot', () => {
     expect(parseReply('')).toEqual({ ok: false, reason: 'the reply is empty' });
     expect(parseReply('I think the tower is old.')).toEqual({ ok: false, reason: 'the reply is not JSON: "I think the tower is old."' });

@@ -6,7 +6,11 @@
  */
 import { balancedSpans, dropThinking, parseRepaired as tryParse, unfence } from '../util/model-reply';
 
-export type ParsedReply = { ok: true; question: string; answer: string } | { ok: false; reason: string };
+/**
+ * A read reply. `parts`: a multi-passage reply's quoted facts, one per passage (`answer_a`,
+ * `answer_b`, or a list `answers`); `answer` then joins them, for messages.
+ */
+export type ParsedReply = { ok: true; question: string; answer: string; parts?: string[] } | { ok: false; reason: string };
 
 const clip = (s: string, n = 80) => {
   const one = s.replace(/\s+/g, ' ').trim();
@@ -34,11 +38,22 @@ function fromValue(v: unknown): ParsedReply | null {
   const o = v as Record<string, unknown>;
   const q = field(o, ['question', 'query', 'q', 'pergunta', 'pregunta']);
   const a = field(o, ['answer', 'a', 'resposta', 'respuesta', 'réponse', 'reponse']);
-  if (q === undefined && a === undefined) return null;
+  const pa = field(o, ['answer_a', 'answer a', 'fact_a']);
+  const pb = field(o, ['answer_b', 'answer b', 'fact_b']);
+  const list = field(o, ['answers']);
+  if (q === undefined && a === undefined && pa === undefined && pb === undefined && list === undefined) return null;
   const question = asText(q ?? '');
-  const answer = asText(a ?? '');
+  let parts: string[] | undefined;
+  if (pa !== undefined || pb !== undefined) {
+    const two = [asText(pa ?? ''), asText(pb ?? '')];
+    if (two.some((x) => x === undefined)) return { ok: false, reason: 'the reply\'s "answer_a" or "answer_b" is not text' };
+    parts = two as string[];
+  } else if (Array.isArray(list) && list.length && list.every((x) => typeof x === 'string' || typeof x === 'number')) {
+    parts = list.map((x) => String(x).trim());
+  }
+  const answer = a !== undefined ? asText(a) : parts ? parts.filter(Boolean).join(' … ') : '';
   if (question === undefined || answer === undefined) return { ok: false, reason: 'the reply\'s "question" or "answer" is not text' };
-  return { ok: true, question, answer };
+  return { ok: true, question, answer, ...(parts && parts.length > 1 ? { parts } : {}) };
 }
 
 /** "Question: … Answer: …" lines, a common plain-text reply. */

@@ -42,6 +42,12 @@ export interface LabelledQuestion {
   documents?: string[];
   /** True when the user said the documents do not answer it. */
   unanswerable?: boolean;
+  /**
+   * 'all': every answer span (and every relevant document) is a required part of the answer, as
+   * for a question that combines facts from two passages; it counts as found only when all of
+   * them are in the context. Absent: they are alternatives, any one is enough (SQuAD's rule).
+   */
+  needs?: 'all';
   source: QuestionSource;
   /** Generated questions: the kind asked for; marked ones may leave it out. */
   type?: QuestionType;

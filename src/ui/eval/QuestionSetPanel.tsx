@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { LabelledQuestion } from '../../core/questions/types';
-import { deleteQuestions, editQuestion, remark, useQuestionSet } from '../../state/question-set';
+import { answerParts, needsAll } from '../../core/questions/needs';
+import { deleteQuestions, editQuestion, remark, setNeeds, useQuestionSet } from '../../state/question-set';
 import { useCorpus } from '../../state/stores';
 import { describeSources } from '../../core/questions/evaluate-set';
 import { plural } from '../results/format';
@@ -24,7 +25,7 @@ function missingFrom(q: LabelledQuestion, titles: ReadonlyMap<string, string>): 
   return [...new Set([...q.answers.map((a) => a.doc), ...(q.documents ?? [])])].filter((d) => !titles.has(d));
 }
 
-/** One question: its source and answers; opened, it can be edited, re-marked or deleted. */
+/** One question: its source and answers (all needed, or any one); opened, it can be edited, re-marked, deleted or said to need all its answers. */
 function QuestionItem({ q: stored, titles }: { q: LabelledQuestion; titles: ReadonlyMap<string, string> }) {
   // The worker marks missing documents once its corpus change is stored; the document list says it first.
   const gone = missingFrom(stored, titles);
@@ -39,6 +40,7 @@ function QuestionItem({ q: stored, titles }: { q: LabelledQuestion; titles: Read
           {/* The question and its answers are text, never HTML. */}
           <span className="qs-question">{q.question}</span> <span className="qs-source small">· {sourceWords(q)}</span>
           {q.unanswerable && <span className="qs-badge"> · not answerable</span>}
+          {needsAll(q) && <span className="qs-badge"> · needs all {answerParts(q)} answers</span>}
           {q.missingDocs?.length ? <span className="qs-missing"> · its document was removed</span> : null}
         </summary>
         {q.missingDocs?.length ? (
@@ -52,13 +54,20 @@ function QuestionItem({ q: stored, titles }: { q: LabelledQuestion; titles: Read
         ) : !q.answers.length && q.documents?.length ? (
           <p className="small">Relevant documents (no answer span): {q.documents.map(title).join(', ')}.</p>
         ) : (
-          <ol className="qs-answers" aria-label="Answers">
-            {q.answers.map((a, i) => (
-              <li key={i}>
-                <span className="small">{title(a.doc)}, characters {a.start.toLocaleString('en')}–{a.end.toLocaleString('en')}:</span> “{a.text}”
-              </li>
-            ))}
-          </ol>
+          <>
+            {answerParts(q) > 1 && (
+              <p className="small">
+                {needsAll(q) ? 'All of these answers are needed: the question counts as found only when every one is in the context.' : 'Any one of these answers is enough.'}
+              </p>
+            )}
+            <ol className="qs-answers" aria-label="Answers">
+              {q.answers.map((a, i) => (
+                <li key={i}>
+                  <span className="small">{title(a.doc)}, characters {a.start.toLocaleString('en')}–{a.end.toLocaleString('en')}:</span> “{a.text}”
+                </li>
+              ))}
+            </ol>
+          </>
         )}
         {editing ? (
           <form
@@ -89,6 +98,11 @@ function QuestionItem({ q: stored, titles }: { q: LabelledQuestion; titles: Read
             <button type="button" className="danger" onClick={() => void deleteQuestions([stored.id])}>
               Delete
             </button>
+            {!q.unanswerable && answerParts(q) > 1 && (
+              <label>
+                <input type="checkbox" checked={stored.needs === 'all'} onChange={(e) => void setNeeds(stored, e.currentTarget.checked ? 'all' : 'any')} /> All answers needed
+              </label>
+            )}
           </div>
         )}
       </details>

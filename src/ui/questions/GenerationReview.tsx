@@ -91,7 +91,11 @@ export function GenerationReview() {
         <ol className="q-list" aria-label="Kept questions">
           {review.kept.map((q) => (
             <li key={q.id}>
-              <span className="q-q">{q.question}</span> <span className="g-small">— “{q.answers[0]?.text}” in {spanText(q.answers, title)} · {q.type} · copy share {pct(q.copyShare ?? 0)}</span>
+              <span className="q-q">{q.question}</span>{' '}
+              <span className="g-small">
+                — {q.answers.map((a) => `“${a.text}”`).join(q.needs === 'all' ? ' and ' : ' or ')}
+                {q.needs === 'all' ? ` (${q.answers.length === 2 ? 'both' : 'all'} needed)` : ''} in {spanText(q.answers, title)} · {q.type} · copy share {pct(q.copyShare ?? 0)}
+              </span>
             </li>
           ))}
         </ol>

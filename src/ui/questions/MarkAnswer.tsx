@@ -17,6 +17,8 @@ const overlaps = (a: { start: number; end: number }, b: { start: number; end: nu
  * Marks what in a block answers the question asked: a "Mark answer" button opens the block's
  * sentences as check boxes (keyboard only works: Tab, Space, Save), and "Mark selected text"
  * takes a span selected in the block's text (`textRef`, whose text is exactly block.text).
+ * When answers are marked in other blocks, "Also needed" says these sentences are needed
+ * with them (the question needs all its answers) rather than an alternative to them.
  */
 export function MarkAnswer({ block, rank, textRef, name = `block ${rank}` }: { block: BlockView; rank: number; textRef?: RefObject<HTMLElement | null>; name?: string }) {
   const query = useView((s) => s.view.query.trim());
@@ -26,10 +28,15 @@ export function MarkAnswer({ block, rank, textRef, name = `block ${rank}` }: { b
   const [ticked, setTicked] = useState<Set<number>>(new Set());
   const [problem, setProblem] = useState<string | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
+  const [alsoNeeded, setAlsoNeeded] = useState(false);
   const listId = useId();
+  const blockKey = `${block.docId}:${block.start}-${block.end}:${block.sentences.start}-${block.sentences.end}`;
   const existing = set && query ? questionFor(query) : null;
   const region = { doc: block.docId, start: block.start, end: block.end };
-  const holds = existing?.answers.some((a) => a.doc === block.docId && overlaps(a, region)) ?? false;
+  const inBlock = (a: { doc: string; start: number; end: number }) => a.doc === block.docId && overlaps(a, region);
+  const holds = existing?.answers.some(inBlock) ?? false;
+  // Answers marked in other blocks: what these sentences may be needed together with.
+  const others = existing && !existing.unanswerable ? existing.answers.filter((a) => !inBlock(a)).length : 0;
 
   useEffect(() => {
     if (!open) return;
@@ -40,24 +47,29 @@ export function MarkAnswer({ block, rank, textRef, name = `block ${rank}` }: { b
         if (!current) return;
         const list = blockSentences(block, indices.flatMap((i) => spans.get(i) ?? []));
         setSentences(list);
-        const marked = questionFor(query)?.answers.filter((a) => a.doc === block.docId) ?? [];
+        const q = questionFor(query);
+        const marked = q?.answers.filter((a) => a.doc === block.docId) ?? [];
         setTicked(new Set(list.flatMap((s, i) => (marked.some((a) => overlaps(a, s)) ? [i] : []))));
+        setAlsoNeeded(q?.needs === 'all');
       })
       .catch((e: unknown) => current && setProblem(`The block's sentences could not be listed: ${e instanceof Error ? e.message : String(e)}`));
     return () => {
       current = false;
     };
-    // Listed once per opening: ticks the user changes are not reset by a new set.
+    // Listed once per opening: ticks the user changes are not reset by a new set, nor by the
+    // column drawing the same block again as a new object (only another block lists anew).
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [open, block]);
+  }, [open, blockKey]);
 
   if (!query) return null;
   const save = async () => {
     if (!sentences) return;
     const chosen = sentences.filter((_, i) => ticked.has(i));
-    if (await markAnswer(query, region, chosen, block.text, block.start)) {
+    const together = others > 0 && alsoNeeded;
+    if (await markAnswer(query, region, chosen, block.text, block.start, others > 0 ? (alsoNeeded ? 'all' : 'any') : undefined)) {
       setOpen(false);
-      setSaved(`Saved: ${chosen.length} sentence${chosen.length === 1 ? '' : 's'} of ${name} answer${chosen.length === 1 ? 's' : ''} “${query}”.`);
+      const elsewhere = `the ${others === 1 ? 'answer' : `${others} answers`} marked elsewhere`;
+      setSaved(`Saved: ${chosen.length} sentence${chosen.length === 1 ? '' : 's'} of ${name} answer${chosen.length === 1 ? 's' : ''} “${query}”${together ? `, together with ${elsewhere} (all needed)` : ''}.`);
     }
   };
   const markSelection = async () => {
@@ -117,6 +129,12 @@ export function MarkAnswer({ block, rank, textRef, name = `block ${rank}` }: { b
                 <span>{s.text}</span>
               </label>
             ))
+          )}
+          {others > 0 && (
+            <label className="mark-needed">
+              <input type="checkbox" checked={alsoNeeded} onChange={(e) => setAlsoNeeded(e.currentTarget.checked)} />
+              Also needed: the answer needs these sentences and the {others === 1 ? 'answer' : `${others} answers`} marked elsewhere (all of them, not any one)
+            </label>
           )}
           <div className="mark-actions">
             <button type="button" className="primary" disabled={!sentences} onClick={() => void save()}>

@@ -57,6 +57,67 @@ describe('exports match the hand-written files', () => {
   });
 });
 
+describe('a question that needs every answer', () => {
+  const both: QuestionSet = {
+    questions: [
+      {
+        id: 'c1',
+        question: 'When did the bridge open, and how tall is the tower?',
+        answers: [
+          { doc: 'bridge', start: 21, end: 25, text: '1937' },
+          { doc: 'tower', start: 13, end: 23, text: '330 metres' },
+        ],
+        needs: 'all',
+        source: { kind: 'generated', model: 'mock' },
+        type: 'multi-passage',
+      },
+      SET.questions[0]!,
+    ],
+  };
+  it('JSONL carries "needs": "all" and reads it back', () => {
+    const text = exportSet('jsonl', both, DOCS).files[0]!.text;
+    expect(text.split('\n')[0]).toBe(
+      '{"id":"c1","question":"When did the bridge open, and how tall is the tower?","answers":[{"doc":"bridge","start":21,"end":25,"text":"1937"},{"doc":"tower","start":13,"end":23,"text":"330 metres"}],"needs":"all","source":{"kind":"generated","model":"mock"},"type":"multi-passage"}',
+    );
+    const back = importSet('jsonl', { f: text }, DOCS, 'both.jsonl');
+    expect([back.set, back.skipped]).toEqual([both, []]);
+  });
+  it('JSONL: a bad "needs" is named; "any" is the default; one answer needs nothing more; a lost answer is never dropped quietly', () => {
+    const line = (id: string, needs: string, answers: string) => `{"id":"${id}","question":"${id}?","answers":[${answers}],"needs":"${needs}"}`;
+    const a1937 = '{"doc":"bridge","start":21,"end":25,"text":"1937"}';
+    const a330 = '{"doc":"tower","start":13,"end":23,"text":"330 metres"}';
+    const r = importSet('jsonl', { f: [line('x', 'both', a1937), line('y', 'any', `${a1937},${a330}`), line('z', 'all', a1937), line('w', 'all', `${a1937},{"doc":"tower","start":0,"end":5,"text":"moats"}`), line('v', 'all', `${a1937},{"doc":"castle","start":0,"end":5,"text":"Moats"}`)].join('\n') }, DOCS, 'n.jsonl');
+    expect(r.set.questions.map((q) => [q.id, q.needs ?? 'any', q.missingDocs ?? null])).toEqual([
+      ['y', 'any', null],
+      ['z', 'any', null],
+      ['v', 'all', ['castle']],
+    ]);
+    // The answer into a missing document is kept as given: the question comes back whole with its document.
+    expect(r.set.questions[2]!.answers.map((a) => a.doc)).toEqual(['bridge', 'castle']);
+    expect(r.skipped).toEqual([
+      'line 1: "needs" Invalid option: expected one of "all"|"any"',
+      'line 4: answer span 0–5 does not hold "moats" in "Tower", and the text is not found there; left out',
+      'line 4: it needs all its answers and one is not in the documents; not imported',
+      'line 5: no document "castle" among the current ones; kept, marked as missing its document',
+    ]);
+  });
+  it('SQuAD, BEIR, Ragas and LlamaIndex cannot say it: one note says so', () => {
+    const notes = (f: 'squad' | 'beir' | 'ragas' | 'llamaindex') => exportSet(f, both, DOCS).notes;
+    const head = '1 question needs all its answers (c1); ';
+    const tail = '. The JSONL export keeps "needs": "all".';
+    expect(notes('squad')).toEqual([
+      `${head}SQuAD has no field for that (its answers are alternatives: any one counts), so they go out as alternatives${tail}`,
+      'question c1: SQuAD keeps one context a question; its answers in other documents are left out',
+    ]);
+    expect(notes('beir')).toEqual([`${head}BEIR has no field for that (its qrels judge each relevant document alone), so their documents go out as separately relevant${tail}`]);
+    expect(notes('ragas')).toEqual([`${head}a Ragas test set has no field for that, so their answers go out joined into one reference (" … ")${tail}`]);
+    expect(notes('llamaindex')).toEqual([`${head}EmbeddingQAFinetuneDataset has no field for that (a hit is any one relevant node retrieved), so their nodes go out as alternatives${tail}`]);
+    const many: QuestionSet = { questions: Array.from({ length: 7 }, (_, i) => ({ ...both.questions[0]!, id: `c${i + 1}` })) };
+    expect(exportSet('squad', many, DOCS).notes[0]).toMatch(/^7 questions need all their answers \(c1, c2, c3, c4, c5, …\); SQuAD/);
+    expect(exportSet('jsonl', both, DOCS).notes).toEqual([]);
+  });
+});
+
 const ids = (s: QuestionSet) => s.questions.map((q) => q.id);
 const spans = (s: QuestionSet) => s.questions.map((q) => q.answers.map((a) => `${a.doc}:${a.start}-${a.end}:${a.text}`).join('|'));
 

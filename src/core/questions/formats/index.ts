@@ -4,6 +4,7 @@
  * them, the CLI writes a folder) plus notes on what the format could not carry.
  */
 import type { Document } from '../../types';
+import { needsAll } from '../needs';
 import type { QuestionSet } from '../types';
 import { exportBeir, importBeir } from './beir';
 import { exportJsonl, importJsonl } from './jsonl';
@@ -36,8 +37,31 @@ export interface SetExport {
   notes: string[];
 }
 
+/** What each other format does with a question that needs all its answers: none has a field for it. */
+const NEEDS_ALL_LOST: Record<Exclude<SetFormat, 'jsonl'>, string> = {
+  squad: 'SQuAD has no field for that (its answers are alternatives: any one counts), so they go out as alternatives',
+  beir: 'BEIR has no field for that (its qrels judge each relevant document alone), so their documents go out as separately relevant',
+  ragas: 'a Ragas test set has no field for that, so their answers go out joined into one reference (" … ")',
+  llamaindex: 'EmbeddingQAFinetuneDataset has no field for that (a hit is any one relevant node retrieved), so their nodes go out as alternatives',
+};
+
+/** One note for the questions of `set` that need every answer, when `format` cannot say so (null when none). */
+export function needsAllNote(format: SetFormat, set: QuestionSet): string | null {
+  if (format === 'jsonl') return null;
+  const all = set.questions.filter(needsAll).map((q) => q.id);
+  if (!all.length) return null;
+  const which = all.length > 5 ? `${all.slice(0, 5).join(', ')}, …` : all.join(', ');
+  return `${all.length === 1 ? '1 question needs' : `${all.length} questions need`} all ${all.length === 1 ? 'its' : 'their'} answers (${which}); ${NEEDS_ALL_LOST[format]}. The JSONL export keeps "needs": "all".`;
+}
+
 /** The set in `format`, over the current documents. */
 export function exportSet(format: SetFormat, set: QuestionSet, docs: readonly Document[]): SetExport {
+  const r = exportIn(format, set, docs);
+  const note = needsAllNote(format, set);
+  return note ? { ...r, notes: [note, ...r.notes] } : r;
+}
+
+function exportIn(format: SetFormat, set: QuestionSet, docs: readonly Document[]): SetExport {
   switch (format) {
     case 'jsonl':
       return { files: [{ name: 'questions.jsonl', text: exportJsonl(set) }], notes: [] };

@@ -1,11 +1,12 @@
 /**
  * The lab's own format: JSONL, one LabelledQuestion a line (`id`, `question`, `answers:
- * [{doc, start, end, text}]` or `unanswerable: true`, `source: {kind, model, passage}`, `type`,
- * and the optional fields of types.ts). Lines are checked with a zod schema; each bad line is
+ * [{doc, start, end, text}]` or `unanswerable: true`, `needs: "all"` when every answer is
+ * needed, `source: {kind, model, passage}`, `type`, and the optional fields of types.ts). Lines are checked with a zod schema; each bad line is
  * listed with its number and the field at fault.
  */
 import { z } from 'zod';
 import type { Document } from '../../types';
+import { answerParts } from '../needs';
 import type { LabelledQuestion, QuestionSet } from '../types';
 import { clip, resolveSpan, uniqueIds, type ImportResult } from './resolve';
 
@@ -16,6 +17,8 @@ const line = z.object({
   answers: z.array(span).default([]),
   unanswerable: z.boolean().optional(),
   documents: z.array(z.string()).optional(),
+  // "all": every answer is needed; "any" (the default when absent): any one is enough.
+  needs: z.enum(['all', 'any']).optional(),
   source: z
     .object({ kind: z.enum(['marked', 'generated', 'imported']), model: z.string().optional(), passage: z.array(span).optional(), file: z.string().optional() })
     .optional(),
@@ -33,6 +36,7 @@ function ordered(q: LabelledQuestion): Record<string, unknown> {
     answers: q.answers.map(({ doc, start, end, text }) => ({ doc, start, end, text })),
     ...(q.unanswerable ? { unanswerable: true } : {}),
     ...(q.documents?.length ? { documents: q.documents } : {}),
+    ...(q.needs === 'all' ? { needs: 'all' } : {}),
     source: q.source,
     ...(q.type ? { type: q.type } : {}),
     ...(q.copyShare !== undefined ? { copyShare: q.copyShare } : {}),
@@ -92,8 +96,15 @@ export function importJsonl(text: string, docs: readonly Document[], fileName: s
       if ('span' in r) {
         q.answers.push(r.span);
         if (r.note) skipped.push(`line ${n}: answer "${clip(r.span.text, 40)}": ${r.note}`);
-      } else if ('missingDoc' in r) missing.add(r.missingDoc);
-      else {
+      } else if ('missingDoc' in r) {
+        missing.add(r.missingDoc);
+        // A question that needs every answer keeps each one: the span stays as given, so the question
+        // comes back whole when its document is added again (without offsets it cannot, and is not imported).
+        if (row.needs === 'all') {
+          if (a.start !== undefined && a.end !== undefined && a.start < a.end && a.text) q.answers.push({ doc: a.doc, start: a.start, end: a.end, text: a.text });
+          else problems++;
+        }
+      } else {
         problems++;
         skipped.push(`line ${n}: answer ${r.problem}; left out`);
       }
@@ -110,6 +121,15 @@ export function importJsonl(text: string, docs: readonly Document[], fileName: s
     if (!q.unanswerable && !q.answers.length && !q.documents?.length && !missing.size) {
       skipped.push(`line ${n}: ${problems ? 'none of its answers is in the documents' : 'no answers and not marked unanswerable'}; not imported`);
       return;
+    }
+    if (row.needs === 'all' && !q.unanswerable) {
+      // Without one of the answers it needs, the question would be found too easily.
+      if (problems) {
+        skipped.push(`line ${n}: it needs all its answers and ${problems === 1 ? 'one is' : `${problems} are`} not in the documents; not imported`);
+        return;
+      }
+      // Counted from the line: an answer into a missing document is still one of its parts.
+      if (answerParts(row) > 1) q.needs = 'all';
     }
     questions.push(q);
   });
