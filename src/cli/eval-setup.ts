@@ -74,8 +74,10 @@ export async function prepareEval(values: Values, structureParams: Partial<Struc
   const retrievers = requestedRetrievers(values) ?? (engine.embedder ? [...RETRIEVERS] : ['bm25']);
   if (!engine.embedder && retrievers.some((r) => r !== 'bm25')) throw new UsageError('--retriever vector/hybrid needs an embedder (not --embedder none)');
   // Keep only questions whose documents are in the (possibly limited) corpus.
+  const before = set.questions.map((q) => q.targets.length);
   const ids = new Set(set.docs.map((d) => d.id));
-  set.questions = set.questions.map((q) => ({ ...q, targets: q.targets.filter((t) => ids.has(t.doc)) })).filter((q) => q.targets.length > 0);
+  // An all-of question that lost a part to the limit is left out, not made easier.
+  set.questions = set.questions.map((q) => ({ ...q, targets: q.targets.filter((t) => ids.has(t.doc)) })).filter((q, i) => q.targets.length > 0 && (q.needs !== 'all' || q.targets.length === before[i]));
   if (!set.questions.length) throw new UsageError(`--data ${values.data}: no question left to evaluate (none has its document among the ${set.docs.length} loaded${set.skipped.length ? `; ${set.skipped.length} rows skipped, first: ${set.skipped[0]}` : ''})`);
   engine.addDocuments(set.docs);
   return { set, engine, strategies, retrievers: retrievers as RetrieverName[] };

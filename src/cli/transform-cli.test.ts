@@ -13,14 +13,14 @@ import { rewriter } from '../node/rewriter-fixture';
 import { cliInProcess } from './cli-runner';
 
 const FILLER = (topic: string) => Array.from({ length: 6 }, (_, i) => `This sentence ${i + 1} about ${topic} says nothing that anyone would ask about.`).join(' ');
-const PLAGUE = `The Black Death was a bubonic plague pandemic in Europe from 1346 to 1353. ${FILLER('the plague')} Historians think the plague came from Central Asia, travelling along the Silk Road. ${FILLER('the pandemic')} Fleas on rats carried the bacterium Yersinia pestis.`;
+const PLAGUE = `A bubonic plague pandemic struck Europe from 1346 to 1353. ${FILLER('the plague')} Historians think the Black Death had come from Central Asia, travelling along the Silk Road. ${FILLER('the pandemic')} Fleas on rats carried the bacterium Yersinia pestis.`;
 const ROCK = `Sedimentary rocks form from deposits of sand, mud and shells. ${FILLER('rocks')} Under heat and pressure, sedimentary rock can turn into metamorphic rock. ${FILLER('stones')} Limestone becomes marble and shale becomes slate.`;
 
 const QUESTIONS = [
   { id: 'origin-turn', q: 'Where did the Black Death come from and what can sedimentary rock turn into?', a: [['plague', 'Central Asia'], ['rock', 'metamorphic rock']] },
-  { id: 'years-limestone', q: 'When was the Black Death in Europe and what does Limestone become?', a: [['plague', '1346 to 1353'], ['rock', 'marble']] },
+  { id: 'years-limestone', q: 'When did the pandemic strike Europe and what does Limestone become?', a: [['plague', '1346 to 1353'], ['rock', 'marble']] },
   { id: 'unreadable', q: 'What carried the unreadable plague and what do sedimentary rocks form from?', a: [['plague', 'Fleas on rats'], ['rock', 'deposits of sand, mud and shells']] },
-  { id: 'europe', q: 'When did the Black Death reach Europe?', a: [['plague', '1346 to 1353']] },
+  { id: 'europe', q: 'When did the pandemic reach Europe?', a: [['plague', '1346 to 1353']] },
   { id: 'fleas', q: 'What did Fleas on rats carry?', a: [['plague', 'Yersinia pestis']] },
   { id: 'shale', q: 'What does shale become under pressure?', a: [['rock', 'slate']] },
   { id: 'limestone', q: 'Which stone does Limestone become?', a: [['rock', 'marble']] },
@@ -36,7 +36,8 @@ const VAGUE_TOOLS = DOC_TOOLS.map((t) => ({ ...t, description: `Notes (${t.docum
 
 /** The compound set as the lab's JSONL: every part's answer span, found by its text in its file. */
 function questionSet(): string {
-  return QUESTIONS.map((x) => JSON.stringify({ id: x.id, question: x.q, answers: x.a.map(([doc, text]) => ({ doc: `${doc}.md`, text })), source: { kind: 'marked' } })).join('\n') + '\n';
+  // A compound question needs both its answers.
+  return QUESTIONS.map((x) => JSON.stringify({ id: x.id, question: x.q, answers: x.a.map(([doc, text]) => ({ doc: `${doc}.md`, text })), ...(x.a.length > 1 ? { needs: 'all' } : {}), source: { kind: 'marked' } })).join('\n') + '\n';
 }
 
 let dir: string;
@@ -47,7 +48,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'rag-lab-transform-'));
   data = join(dir, 'compound.jsonl');
   writeFileSync(data, questionSet());
-  writeFileSync(join(dir, 'plague.md'), `# Black Death\n\n${PLAGUE}\n`);
+  writeFileSync(join(dir, 'plague.md'), `# Plague\n\n${PLAGUE}\n`);
   writeFileSync(join(dir, 'rock.md'), `# Sedimentary rock\n\n${ROCK}\n`);
   docs = [join(dir, 'plague.md'), join(dir, 'rock.md')];
   writeFileSync(join(dir, 'by-topic.json'), JSON.stringify(DOC_TOOLS));
@@ -87,15 +88,28 @@ describe('--query-transform against the fixture endpoint', () => {
       ['router', 'by-topic'],
       ['router', 'vague'],
     ]);
-    // The wording of the descriptions is what routes: with the cues the rewriter routes more questions to the one document that answers them.
+    // All-of answer in context (a compound question counts only with both facts) and recall@5, per transformation, of 7 questions.
+    expect(json.results.map((x) => [x.params.queryTransform, x.params.tools ?? null, x.metrics.answerInContext * 7, x.metrics.recallAt5 * 14])).toEqual([
+      ['none', null, 6, 13],
+      ['multiquery', null, 6, 13],
+      ['subquestions', 'default', 6, 13],
+      ['subquestions', 'by-topic', 4, 10],
+      ['subquestions', 'vague', 2, 7],
+      ['hyde', null, 6, 13],
+      ['router', 'default', 6, 13],
+      ['router', 'by-topic', 3, 9],
+      ['router', 'vague', 2, 7],
+    ].map(([t, tools, aic, recall]) => [t, tools, expect.closeTo(aic as number, 9), expect.closeTo(recall as number, 9)]));
+    // The wording of the descriptions is what routes: of the 4 questions only one document answers, 3 go there with the cues, 2 without
+    // (compound questions need both documents: no single right route).
     const precision = (json.routing as { toolSet: string; transform: string; cases: number; correct: number; precision: number | null }[]).map((x) => [x.toolSet, x.transform, x.cases, x.correct, x.precision]);
     expect(precision).toEqual([
       ['default', 'subquestions', 0, 0, null],
-      ['by-topic', 'subquestions', 5, 4, 0.8],
-      ['vague', 'subquestions', 5, 2, 0.4],
+      ['by-topic', 'subquestions', 4, 3, 0.75],
+      ['vague', 'subquestions', 4, 2, 0.5],
       ['default', 'router', 0, 0, null],
-      ['by-topic', 'router', 5, 3, 0.6],
-      ['vague', 'router', 5, 2, 0.4],
+      ['by-topic', 'router', 4, 3, 0.75],
+      ['vague', 'router', 4, 2, 0.5],
     ]);
   });
 

@@ -9,7 +9,7 @@
  */
 import { bootstrapMean, pairedDifference, type BootstrapOptions, type Difference } from '../eval/bootstrap';
 import type { AnswerPointRef, AnswerQuestion, AnswerTable } from './answer-prompts';
-import { scoreAnswer } from './exact-f1';
+import { scoreAllOf, scoreAnswer } from './exact-f1';
 import { cleanAnswer, isAbstention } from './reply';
 import type { StoredReply } from './run-replies';
 
@@ -61,7 +61,7 @@ export function scoreOutcomes(table: AnswerTable, questions: readonly AnswerQues
     if (!r) return { answer: null, reply: null, failed: failures.get(p.key) ?? 'not answered (the run was cancelled or stopped first)', exact: null, f1: null, abstained: false, promptTokens: p.promptTokens, ms: null, cached: false };
     const answer = cleanAnswer(r.text);
     const abstained = isAbstention(r.text);
-    const s = q.unanswerable ? null : scoreAnswer(answer, q.references, q.language);
+    const s = q.unanswerable ? null : q.needsAll ? scoreAllOf(answer, q.references, q.language) : scoreAnswer(answer, q.references, q.language);
     return {
       answer,
       reply: r.text,

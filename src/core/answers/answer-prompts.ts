@@ -23,6 +23,8 @@ export interface AnswerQuestion {
   unanswerable: boolean;
   /** The language answers are normalised in (its document's). */
   language: string;
+  /** Every reference is needed (a compound question: one fact per reference), not any one of them. */
+  needsAll?: boolean;
 }
 
 /** One answered point: a measured point of the run and a block order. */
@@ -113,13 +115,13 @@ export function distinctRequests(prompts: readonly AnswerPrompt[]): AnswerPrompt
  * then the unanswerable ones (the order the run's contexts are collected in). A question's
  * language is its first target document's; without one, the corpus's most common language.
  */
-export function answerQuestionsOf(set: { questions: readonly { id: string; question: string; answers: readonly string[]; targets: readonly { doc: string }[] }[]; unanswerable?: readonly { id: string; question: string }[] }, docs: readonly { id: string; language: string }[]): AnswerQuestion[] {
+export function answerQuestionsOf(set: { questions: readonly { id: string; question: string; answers: readonly string[]; targets: readonly { doc: string }[]; needs?: 'all' }[]; unanswerable?: readonly { id: string; question: string }[] }, docs: readonly { id: string; language: string }[]): AnswerQuestion[] {
   const languageOf = new Map(docs.map((d) => [d.id, d.language]));
   const counts = new Map<string, number>();
   for (const d of docs) counts.set(d.language, (counts.get(d.language) ?? 0) + 1);
   const common = [...counts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 'en';
   return [
-    ...set.questions.map((q) => ({ id: q.id, question: q.question, references: [...q.answers], unanswerable: false, language: languageOf.get(q.targets[0]?.doc ?? '') ?? common })),
+    ...set.questions.map((q) => ({ id: q.id, question: q.question, references: [...q.answers], unanswerable: false, language: languageOf.get(q.targets[0]?.doc ?? '') ?? common, ...(q.needs === 'all' && q.answers.length > 1 ? { needsAll: true } : {}) })),
     ...(set.unanswerable ?? []).map((q) => ({ id: q.id, question: q.question, references: [], unanswerable: true, language: common })),
   ];
 }

@@ -44,3 +44,25 @@ export function scoreAnswer(prediction: string, references: readonly string[], l
   }
   return { exact, f1 };
 }
+
+/** True when `part` occurs in `tokens` as a contiguous run. */
+function contains(tokens: readonly string[], part: readonly string[]): boolean {
+  if (!part.length) return true;
+  outer: for (let i = 0; i + part.length <= tokens.length; i++) {
+    for (let j = 0; j < part.length; j++) if (tokens[i + j] !== part[j]) continue outer;
+    return true;
+  }
+  return false;
+}
+
+/**
+ * An answer to a question that needs every reference (an all-of question: two facts, each its own
+ * reference): exact when the answer holds every reference's normalised words in order; F1 against
+ * all the references' words together. Null without references.
+ */
+export function scoreAllOf(prediction: string, references: readonly string[], language = 'en'): AnswerScore | null {
+  if (!references.length) return null;
+  const pred = answerTokens(prediction, language);
+  const parts = references.map((r) => answerTokens(r, language));
+  return { exact: parts.every((p) => contains(pred, p)) ? 1 : 0, f1: tokenF1(pred, parts.flat()) };
+}

@@ -40,7 +40,7 @@ export function firstJudgeRound(table: AnswerTable, questions: readonly AnswerQu
     const q = questions[table.prompts[i]!.question]!;
     const k: { correct?: string; statements?: string } = {};
     if (!q.unanswerable && q.references.length) {
-      const r = request(judge, correctMessages(judge.prompts, q.question, q.references, o.answer), CORRECT_FORMAT, count);
+      const r = request(judge, correctMessages(judge.prompts, q.question, q.references, o.answer, q.needsAll), CORRECT_FORMAT, count);
       requests.push(r);
       k.correct = r.key;
     }

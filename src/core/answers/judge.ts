@@ -64,8 +64,9 @@ function fill(p: JudgePrompt, values: Record<string, string>): ChatMessage[] {
   ];
 }
 
-export function correctMessages(p: JudgePrompts, question: string, references: readonly string[], answer: string): ChatMessage[] {
-  return fill(p.correct, { question, references: references.join(' | '), answer });
+/** The grade's messages; a question that needs every reference lists them as all needed. */
+export function correctMessages(p: JudgePrompts, question: string, references: readonly string[], answer: string, needsAll = false): ChatMessage[] {
+  return fill(p.correct, { question, references: needsAll ? `${references.join(' AND ')} (the answer must state all of these)` : references.join(' | '), answer });
 }
 
 export function statementMessages(p: JudgePrompts, question: string, answer: string): ChatMessage[] {

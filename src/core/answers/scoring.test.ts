@@ -99,3 +99,14 @@ describe('block order', () => {
     expect(parseBlockOrders('score,middle')).toEqual({ unknown: 'middle' });
   });
 });
+
+describe('a question that needs every answer', () => {
+  it('is exact only when the answer states every part, and scores F1 against all parts together', async () => {
+    const { scoreAllOf } = await import('./exact-f1');
+    expect(scoreAllOf('It came from Central Asia; sedimentary rock turns into metamorphic rock [1][2].', ['Central Asia', 'metamorphic rock'])).toMatchObject({ exact: 1 });
+    expect(scoreAllOf('Central Asia.', ['Central Asia', 'metamorphic rock'])).toEqual({ exact: 0, f1: expect.closeTo((2 * 1 * 0.5) / 1.5, 12) });
+    // The words must come in the reference's order to count as that part.
+    expect(scoreAllOf('Asia Central and rock metamorphic', ['Central Asia', 'metamorphic rock'])!.exact).toBe(0);
+    expect(scoreAllOf('anything', [])).toBeNull();
+  });
+});
