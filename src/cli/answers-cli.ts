@@ -5,6 +5,7 @@
  * (printed before the first call: calls, what the cache saves, tokens, time, where text goes),
  * answered (Ctrl-C keeps what was made), optionally judged, and scored per point.
  */
+import type { AnswerValues } from './option-tables';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { answerQuestionsOf } from '../core/answers/answer-prompts';
 import { ANSWER_METRICS, type AnswerPointResult } from '../core/answers/answer-metrics';
@@ -27,56 +28,8 @@ import { visible } from './terminal';
 import { generatorChoice, openGenerator, type GeneratorChoice } from './generator-cli';
 import { UsageError } from './usage';
 
-export const ANSWER_OPTIONS = {
-  answers: { type: 'boolean' },
-  'answer-prompt': { type: 'string' },
-  'answer-tokens': { type: 'string' },
-  'answers-out': { type: 'string' },
-  cache: { type: 'string' },
-  order: { type: 'string' },
-  concurrency: { type: 'string' },
-  judge: { type: 'boolean' },
-  'judge-endpoint': { type: 'string' },
-  'judge-model': { type: 'string' },
-  'judge-api-key-env': { type: 'string' },
-  'judge-prompts': { type: 'string' },
-} as const;
 
-export interface AnswerValues {
-  answers?: boolean;
-  'answer-prompt'?: string;
-  'answer-tokens'?: string;
-  'answers-out'?: string;
-  cache?: string;
-  order?: string;
-  concurrency?: string;
-  judge?: boolean;
-  'judge-endpoint'?: string;
-  'judge-model'?: string;
-  'judge-api-key-env'?: string;
-  'judge-prompts'?: string;
-  endpoint?: string;
-  model?: string;
-  'api-key-env'?: string;
-  'context-tokens'?: string;
-}
 
-export const ANSWER_HELP = `  --answers             eval: also answer every point's context with a model and score the answers
-                        (exact match, F1, correct abstentions, prompt tokens, time); the generator:
-                        --endpoint URL --model NAME [--api-key-env VAR], or --model test (the TEST model)
-  --answer-prompt FILE  the answer instructions (default: a short answer citing its source)
-  --answer-tokens N     longest answer in tokens (default ${DEFAULT_ANSWER_TOKENS})
-  --answers-out FILE    one JSON line per question and point: context, answer, references, scores
-  --cache DIR|none      where replies are kept, so a repeated command sends nothing
-                        (default ${defaultReplyCacheDir().replace(process.env.HOME ?? '\u0000', '~')}; none: this run only)
-  --order O[,O…]        block order in the prompt: ${BLOCK_ORDERS.join(' | ')} (edges: best at both ends);
-                        each is a measured point (default score)
-  --concurrency N       endpoint calls in flight (default 4)
-  --judge               a model grades each answer against the references and the share of its
-                        statements the context supports (faithfulness); by default the answer model,
-                        or --judge-endpoint URL --judge-model NAME [--judge-api-key-env VAR];
-                        --judge-prompts FILE: JSON with "correct", "statements", "verdicts" prompts
-`;
 
 /** Everything --answers asks for, read and checked before any work. */
 export interface AnswerCliOptions {

@@ -6,6 +6,7 @@
  * where) is printed before the first call; Ctrl-C stops the run and keeps what was written;
  * units that already have a context (a saved corpus's) are never sent again.
  */
+import type { ContextualValues } from './option-tables';
 import { CONTEXT_UNIT_KINDS, type ContextUnitKind } from '../core/context/context-store';
 import { generateContexts, planContexts, unitContextKey, type ContextGenerator } from '../core/context/generate-contexts';
 import { DEFAULT_ENDPOINT_CONTEXT_TOKENS, endpointContextGenerator, localContextGenerator } from '../core/context/generators';
@@ -17,30 +18,8 @@ import { ProgressBar } from './progress';
 import { visible } from './terminal';
 import { UsageError } from './usage';
 
-export const CONTEXTUAL_OPTIONS = {
-  contextual: { type: 'boolean' },
-  'context-tokens': { type: 'string' },
-  'sweep-contextual': { type: 'boolean' },
-} as const;
 
-export interface ContextualValues {
-  contextual?: boolean;
-  'context-tokens'?: string;
-  'context-unit'?: string | boolean | string[];
-  'sweep-contextual'?: boolean;
-  endpoint?: string;
-  model?: string;
-  'api-key-env'?: string;
-}
 
-export const CONTEXTUAL_HELP = `  --contextual          contextual retrieval (index, query, eval, export): a model writes each unit's
-                        situating context (Anthropic's prompt), prepended for BM25 and the vectors;
-                        the generator: --endpoint URL --model NAME [--api-key-env VAR], or
-                        --model ${TEST_GENERATOR_ID} (the TEST model, run here); units that have one
-                        (a saved corpus's) are not sent again. --context-unit K: the units (default chunk)
-  --context-tokens N    the endpoint model's context window (default ${DEFAULT_ENDPOINT_CONTEXT_TOKENS}); longer documents are cut
-  --sweep-contextual    with --sweep: contextual retrieval off, then on (writes the contexts first)
-`;
 
 /** The unit kind contexts are written for (--context-unit, as the Contextual chunks column reads it). */
 export function contextKind(values: ContextualValues): ContextUnitKind {

@@ -7,16 +7,10 @@
  *   query "question" <files…|--corpus F>  each strategy's blocks as a readable table
  *   eval --data PATH                      dataset + strategies + params → metrics table
  */
-import { cmdEval } from './commands/eval-command';
-import { cmdIndex } from './commands/index-command';
-import { cmdQuery } from './commands/query-command';
-import { questionDeps } from './engine-setup';
-import { cmdExport, cmdVerify } from './export-commands';
-import { exportDeps } from './export-deps';
 import { reportFailure } from './failure';
 import { HELP } from './help';
 import { parse } from './options';
-import { cmdQuestions, QUESTIONS_HELP } from './questions-commands';
+import { QUESTIONS_HELP } from './option-tables';
 import { UsageError } from './usage';
 
 export async function main(argv: string[]): Promise<number> {
@@ -34,13 +28,18 @@ export async function main(argv: string[]): Promise<number> {
     return command || values.help ? 0 : 2;
   }
   try {
-    if (command === 'index') await cmdIndex(values, rest);
-    else if (command === 'query') await cmdQuery(values, rest);
-    else if (command === 'eval') await cmdEval(values, rest);
-    else if (command === 'questions') await cmdQuestions(values, rest, questionDeps);
-    else if (command === 'export') await cmdExport(values, rest, exportDeps);
-    else if (command === 'verify') return await cmdVerify(values, rest, exportDeps);
-    else throw new UsageError(`unknown command "${command}" (index, query, eval, export, verify, questions)`);
+    // Each command's modules load when it runs: --help and a BM25 query never load transformers.js, PGlite or pdf.js.
+    if (command === 'index') await (await import('./commands/index-command')).cmdIndex(values, rest);
+    else if (command === 'query') await (await import('./commands/query-command')).cmdQuery(values, rest);
+    else if (command === 'eval') await (await import('./commands/eval-command')).cmdEval(values, rest);
+    else if (command === 'questions') {
+      const [{ cmdQuestions }, { questionDeps }] = await Promise.all([import('./questions-commands'), import('./engine-setup')]);
+      await cmdQuestions(values, rest, questionDeps);
+    } else if (command === 'export' || command === 'verify') {
+      const [{ cmdExport, cmdVerify }, { exportDeps }] = await Promise.all([import('./export-commands'), import('./export-deps')]);
+      if (command === 'verify') return await cmdVerify(values, rest, exportDeps);
+      await cmdExport(values, rest, exportDeps);
+    } else throw new UsageError(`unknown command "${command}" (index, query, eval, export, verify, questions)`);
     return 0;
   } catch (e) {
     // One error: line, exit 2, whatever failed; the stack only with --debug.

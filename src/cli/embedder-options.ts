@@ -5,6 +5,7 @@
  * `ps` keep it) with optional `--embedding-dimensions N` (Matryoshka size, or `dimensions` sent to
  * the endpoint). Says on stderr which settings are in use, which were guessed, and where text goes.
  */
+import type { EmbedderValues } from './option-tables';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Embedder } from '../core/embed/embedder';
@@ -13,30 +14,8 @@ import { EndpointEmbedder } from '../core/embed/endpoint-embedder';
 import { describeSettings, EMBEDDING_PRESETS, findPreset } from '../core/embed/presets';
 import { TransformersEmbedder } from '../core/embed/transformers-embedder';
 
-export const EMBEDDER_OPTIONS = {
-  'embedding-endpoint': { type: 'string' },
-  'embedding-key-env': { type: 'string' },
-  'embedding-dimensions': { type: 'string' },
-} as const;
 
-export interface EmbedderValues {
-  embedder?: string;
-  remote?: boolean;
-  'embedding-endpoint'?: string;
-  'embedding-key-env'?: string;
-  'embedding-dimensions'?: string;
-}
 
-export const EMBEDDER_HELP = `  --embedder E          test (generated test model, default) | test-static (generated Model2Vec-shaped
-                        test model) | none | a preset: ${EMBEDDING_PRESETS.map((p) => p.name).join(', ')}
-                        | any Hugging Face id with ONNX weights (its settings guessed and printed)
-  --embedding-endpoint URL
-                        embed with an OpenAI-compatible /v1/embeddings endpoint (Ollama, LM Studio,
-                        vLLM, TEI, OpenAI…); --embedder names its model. Every unit's text goes there
-  --embedding-key-env NAME
-                        read the endpoint's key from this environment variable
-  --embedding-dimensions N
-                        Matryoshka size of a preset, or \`dimensions\` sent to the endpoint`;
 
 export { presetForEndpointModel } from '../core/embed/endpoint-choice';
 

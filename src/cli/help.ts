@@ -1,16 +1,12 @@
 /** The help text of `rag-lab --help` (the question-set commands add theirs: QUESTIONS_HELP). */
 import { RANKING_METRICS } from '../core/eval/metrics';
-import { ANALYZERS } from '../core/index/analyzer';
+import { ANALYZERS } from '../core/index/lexical-params';
 import { RETRIEVERS } from '../core/retrieve/retrievers';
 import { PARAM_GROUPS, STRATEGIES, SWEEP_AXES } from '../core/strategies/registry';
 import { DEFAULT_PACKED } from '../core/structure/packed-chunks';
 import { DEFAULT_SEMANTIC } from '../core/structure/semantic-chunks';
-import { ANSWER_RANKING_METRICS } from '../core/answers/answer-metrics';
-import { ANSWER_HELP } from './answers-cli';
-import { TRANSFORM_HELP } from './transform-cli';
-import { CONTEXTUAL_HELP } from './contextual-cli';
-import { EMBEDDER_HELP } from './embedder-options';
-import { LATE_HELP } from './late-chunking-cli';
+import { ANSWER_RANKING_METRICS } from '../core/answers/metric-names';
+import { ANSWER_HELP, CONTEXTUAL_HELP, EMBEDDER_HELP, LATE_HELP, TRANSFORM_HELP } from './option-tables';
 
 const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
 

@@ -6,6 +6,7 @@
  * late-chunked vectors side by side, each row with its interval. A model that cannot (a static
  * model, an endpoint, a pooled-output graph) is refused before anything is embedded, with why.
  */
+import type { LateValues } from './option-tables';
 import type { RetrievalEngine } from '../core/engine';
 import { difference, differenceWords } from '../core/eval/compare';
 import type { MetricName } from '../core/eval/metrics';
@@ -13,19 +14,8 @@ import type { EvalRow } from '../core/eval/run-eval';
 import { forEachVariant, variantsToCompare, type EngineVariant } from '../core/eval/variants';
 import { UsageError } from './usage';
 
-export const LATE_OPTIONS = {
-  'late-chunking': { type: 'boolean' },
-} as const;
 
-export interface LateValues {
-  'late-chunking'?: boolean;
-}
 
-export const LATE_HELP = `  --late-chunking       late chunking: each unit's vector is the mean of its own token vectors, read
-                        in spans of up to 2,048 tokens of its document (index, query, export use it;
-                        eval and eval --sweep measure plain and late side by side); not for static
-                        models or endpoints
-`;
 
 /** The variants a run covers: plain then late when compared, else the engine's own; a UsageError (the model's reason) when late chunking is not possible. */
 function variantsFor(engine: RetrievalEngine, compare: boolean): EngineVariant[] {

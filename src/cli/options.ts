@@ -4,8 +4,7 @@
  * any file is read or embedded. A wrong value is a UsageError naming the option.
  */
 import { parseArgs } from 'node:util';
-import { ANALYZERS } from '../core/index/analyzer';
-import { BM25_VARIANTS, DEFAULT_LEXICAL, type LexicalParams } from '../core/index/lexical-index';
+import { ANALYZERS, BM25_VARIANTS, DEFAULT_LEXICAL, type LexicalParams } from '../core/index/lexical-params';
 import { retrievalParams, type RetrievalParams, type StructureParams } from '../core/retrieve/params';
 import { RETRIEVERS, type RetrieverName } from '../core/retrieve/retrievers';
 import { PARAM_GROUPS } from '../core/strategies/registry';
@@ -14,12 +13,7 @@ import { validateLevels } from '../core/structure/hierarchy';
 import { validateNaive } from '../core/structure/naive-chunks';
 import { DEFAULT_PACKED, validatePacked, type PackedChunkParams } from '../core/structure/packed-chunks';
 import { DEFAULT_SEMANTIC, validateSemantic, type SemanticChunkParams } from '../core/structure/semantic-chunks';
-import { ANSWER_OPTIONS, type AnswerValues } from './answers-cli';
-import { TRANSFORM_OPTIONS, type TransformValues } from './transform-cli';
-import { CONTEXTUAL_OPTIONS, type ContextualValues } from './contextual-cli';
-import { EMBEDDER_OPTIONS, type EmbedderValues } from './embedder-options';
-import { LATE_OPTIONS, type LateValues } from './late-chunking-cli';
-import { QUESTION_OPTIONS, type QuestionValues } from './questions-commands';
+import { ANSWER_OPTIONS, CONTEXTUAL_OPTIONS, EMBEDDER_OPTIONS, LATE_OPTIONS, QUESTION_OPTIONS, TRANSFORM_OPTIONS, type AnswerValues, type ContextualValues, type EmbedderValues, type LateValues, type QuestionValues, type TransformValues } from './option-tables';
 import { UsageError } from './usage';
 
 export const OPTIONS = {

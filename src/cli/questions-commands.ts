@@ -7,6 +7,7 @@
  * main.ts parses the arguments (QUESTION_OPTIONS joins its own) and lends its file loading and
  * usage error (QuestionDeps).
  */
+import type { QuestionValues } from './option-tables';
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { RetrievalEngine, StrategyResult } from '../core/engine';
@@ -29,60 +30,8 @@ import { writeFileAtomic } from '../node/atomic-write';
 import { exportJsonl } from '../core/questions/formats/jsonl';
 import { visible } from './terminal';
 
-/** The options these commands add to main.ts's parseArgs table. */
-export const QUESTION_OPTIONS = {
-  questions: { type: 'string' },
-  endpoint: { type: 'string' },
-  model: { type: 'string' },
-  n: { type: 'string' },
-  seed: { type: 'string' },
-  kinds: { type: 'string' },
-  documents: { type: 'string' },
-  'api-key-env': { type: 'string' },
-  'passage-tokens': { type: 'string' },
-  'fuzzy-threshold': { type: 'string' },
-  'duplicate-threshold': { type: 'string' },
-  'copy-threshold': { type: 'string' },
-  'no-structured': { type: 'boolean' },
-  to: { type: 'string' },
-  only: { type: 'string' },
-} as const;
 
-export const QUESTIONS_HELP = `
-Question sets (docs/questions-cli.md)
-  questions generate <files…|--corpus F> --endpoint URL --model NAME --out set.jsonl
-                     [--n 50] [--seed 1] [--kinds specific,abstract,multi-passage]
-                     [--documents ID|NAME,…] [--passage-tokens ${DEFAULT_PASSAGE_TOKENS}] [--api-key-env VAR]
-                     [--fuzzy-threshold 0.8] [--duplicate-threshold 0.7] [--copy-threshold 0.8] [--no-structured]
-                     a labelled set written by a model at an OpenAI-compatible endpoint;
-                     rejected questions go to set.rejected.jsonl
-  questions convert SET <files…|--corpus F> --to ${SET_FORMATS.join('|')} --out PATH
-  eval --questions SET <files…|--corpus F> [--only marked|generated|imported]
-                     the eval table (and --json) on a question set, with where its questions came from
-  query … --json     each strategy's blocks as one JSON object (text, scores, spans, provenance)
-`;
 
-export interface QuestionValues {
-  out?: string;
-  data?: string;
-  corpus?: string;
-  json?: boolean;
-  questions?: string;
-  endpoint?: string;
-  model?: string;
-  n?: string;
-  seed?: string;
-  kinds?: string;
-  documents?: string;
-  'api-key-env'?: string;
-  'passage-tokens'?: string;
-  'fuzzy-threshold'?: string;
-  'duplicate-threshold'?: string;
-  'copy-threshold'?: string;
-  'no-structured'?: boolean;
-  to?: string;
-  only?: string;
-}
 
 export interface QuestionDeps {
   loadFiles(paths: string[]): Promise<Document[]>;

@@ -6,6 +6,7 @@
  * are planned through the reply cache (printed before the first call), asked, and each
  * transformation becomes a SweepTransform the evaluation runs with.
  */
+import type { TransformValues } from './option-tables';
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { MemoryReplyCache, type ReplyCache } from '../core/answers/reply-cache';
@@ -30,33 +31,8 @@ import { ProgressBar } from './progress';
 import { visible } from './terminal';
 import { UsageError } from './usage';
 
-export const TRANSFORM_OPTIONS = {
-  'query-transform': { type: 'string' },
-  tools: { type: 'string' },
-  variants: { type: 'string' },
-} as const;
 
-export interface TransformValues {
-  'query-transform'?: string;
-  tools?: string;
-  variants?: string;
-  endpoint?: string;
-  model?: string;
-  'api-key-env'?: string;
-  'context-tokens'?: string;
-  cache?: string;
-}
 
-export const TRANSFORM_HELP = `  --query-transform T[,T…]
-                        eval, query: ${QUERY_TRANSFORMS.join(' | ')} — each a measured dimension
-                        (multiquery: variants fused by RRF; subquestions: sub-questions each sent to
-                        a tool; hyde: a hypothetical answer searched beside the question; router: one
-                        tool for the question); the generator: --endpoint URL --model NAME, or --model test
-  --tools S[,S…]        the tools sub-questions and the router choose from: default (BM25 and vector),
-                        documents (those and one per document), or a JSON file [{name, retriever,
-                        description, document?}]; several sets are compared by routing precision
-  --variants N          multiquery: variants the generator writes (default ${DEFAULT_VARIANTS})
-`;
 
 /** A tool set as named on the command line; files are read at once, documents when they are in. */
 type ToolSetSource = { name: string; kind: 'default' } | { name: string; kind: 'documents' } | { name: string; kind: 'file'; tools: QueryTool[] };

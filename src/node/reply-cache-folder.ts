@@ -5,15 +5,11 @@
  * is sent again and the file replaced.
  */
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { readCachedReply, type CachedReply, type ReplyCache } from '../core/answers/reply-cache';
 import { writeFileAtomic } from './atomic-write';
 
-/** Where replies are kept when no --cache is given: the user's cache folder ($XDG_CACHE_HOME or ~/.cache). */
-export function defaultReplyCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'rag-lab', 'replies');
-}
+export { defaultReplyCacheDir } from './cache-dir';
 
 export class FolderReplyCache implements ReplyCache {
   readonly damaged: string[] = [];

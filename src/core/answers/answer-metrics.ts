@@ -13,21 +13,8 @@ import { scoreAllOf, scoreAnswer } from './exact-f1';
 import { cleanAnswer, isAbstention } from './reply';
 import type { StoredReply } from './run-replies';
 
-export const ANSWER_METRICS = ['answerExact', 'answerF1', 'abstention', 'judgeCorrect', 'faithfulness', 'promptTokens', 'answerMs'] as const;
-export type AnswerMetricName = (typeof ANSWER_METRICS)[number];
-/** Answer metrics where higher is better (what recommendations may rank by). */
-export const ANSWER_RANKING_METRICS = ['answerExact', 'answerF1', 'judgeCorrect', 'faithfulness', 'abstention'] as const satisfies readonly AnswerMetricName[];
-export type AnswerRankingMetric = (typeof ANSWER_RANKING_METRICS)[number];
-
-export const ANSWER_METRIC_LABELS: Record<AnswerMetricName, string> = {
-  answerExact: 'answer exact',
-  answerF1: 'answer F1',
-  abstention: 'correct abstentions',
-  judgeCorrect: 'judged correct',
-  faithfulness: 'faithfulness',
-  promptTokens: 'prompt tokens',
-  answerMs: 'ms per answer',
-};
+export { ANSWER_METRIC_LABELS, ANSWER_METRICS, ANSWER_RANKING_METRICS, type AnswerMetricName, type AnswerRankingMetric } from './metric-names';
+import { ANSWER_METRICS, type AnswerMetricName } from './metric-names';
 
 /** The judge's verdicts on one prompt's answer (absent: no judge; null: not applicable or unreadable). */
 export interface JudgeOutcome {

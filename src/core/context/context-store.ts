@@ -7,13 +7,8 @@
 import { z } from 'zod';
 import type { UnitKind } from '../retrieve/param-types';
 
-/** The unit kinds contexts are written for (semantic chunks exist only once found, so they have none). */
-export const CONTEXT_UNIT_KINDS = ['sentence', 'leaf', 'chunk', 'packed'] as const satisfies readonly UnitKind[];
-export type ContextUnitKind = (typeof CONTEXT_UNIT_KINDS)[number];
-
-export function isContextUnitKind(k: unknown): k is ContextUnitKind {
-  return typeof k === 'string' && (CONTEXT_UNIT_KINDS as readonly string[]).includes(k);
-}
+export { CONTEXT_UNIT_KINDS, isContextUnitKind, type ContextUnitKind } from './unit-kinds';
+import { CONTEXT_UNIT_KINDS, type ContextUnitKind } from './unit-kinds';
 
 /** Source of a context the user wrote or changed by hand. */
 export const EDITED_SOURCE = 'edited by you';

@@ -13,8 +13,8 @@ import { MAX_CONTEXT_TOKENS } from './reply';
 
 /** Tokens a reply may run to: the context's limit and room for a label or a reasoning line (the cleaner drops them); the driver keeps this free. */
 const REPLY_ROOM = MAX_CONTEXT_TOKENS + REPLY_EXTRA_TOKENS;
-/** An endpoint's context window when the user does not say (most served models take at least this). */
-export const DEFAULT_ENDPOINT_CONTEXT_TOKENS = 8192;
+export { DEFAULT_ENDPOINT_CONTEXT_TOKENS } from '../generate/generator-models';
+import { DEFAULT_ENDPOINT_CONTEXT_TOKENS } from '../generate/generator-models';
 
 /** The driver checks its signal first: a stopped reply never becomes a context. */
 const cancelled = () => new Error('the reply was stopped');

@@ -38,3 +38,6 @@ export const GENERATOR_MODELS: LocalGeneratorInfo[] = [
 export function generatorInfo(id: string): LocalGeneratorInfo | undefined {
   return GENERATOR_MODELS.find((m) => m.id === id);
 }
+
+/** An endpoint's context window when the user does not say (most served models take at least this). */
+export const DEFAULT_ENDPOINT_CONTEXT_TOKENS = 8192;

@@ -39,12 +39,10 @@ import { stripKoreanParticles } from './korean';
  * `+stop` also drops the language's stop words (the `stopword` package's lists).
  * Languages without a stemmer (Chinese, Japanese, Korean, …) keep their words unstemmed.
  */
-export const ANALYZERS = ['words', 'stem', 'words+stop', 'stem+stop'] as const;
-export type AnalyzerName = (typeof ANALYZERS)[number];
-
-export function isAnalyzer(v: unknown): v is AnalyzerName {
-  return ANALYZERS.includes(v as AnalyzerName);
-}
+// The analyzers' names live with the lexical parameters (a light module: the CLI's help reads them without loading a stemmer).
+export { ANALYZERS, type AnalyzerName } from './lexical-params';
+export { isAnalyzer } from './lexical-params';
+import type { AnalyzerName } from './lexical-params';
 
 /** BCP-47 primary tag → Snowball stemmer (@orama/stemmers). */
 const STEMMERS: Record<string, (word: string) => string> = {

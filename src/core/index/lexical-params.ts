@@ -2,7 +2,6 @@
  * What a lexical index is: its analyzer and BM25 variant, their key and label, and each
  * variant's constants. Below the index, so parameters and reports read it without the index.
  */
-import type { AnalyzerName } from './analyzer';
 
 /**
  * BM25+ parameters (the `bm25plus` variant). MiniSearch scores with BM25+ (k1, b and the
@@ -21,6 +20,13 @@ export const BM25_PARAMS = { k: 1.2, b: 0.7, d: 0.5 } as const;
 export const LUCENE_BM25_PARAMS = { k: 0.9, b: 0.4 } as const;
 
 /** `bm25plus`: MiniSearch's BM25+ (BM25_PARAMS); `lucene`: Lucene's BM25 (LUCENE_BM25_PARAMS). */
+export const ANALYZERS = ['words', 'stem', 'words+stop', 'stem+stop'] as const;
+export type AnalyzerName = (typeof ANALYZERS)[number];
+
+export function isAnalyzer(v: unknown): v is AnalyzerName {
+  return ANALYZERS.includes(v as AnalyzerName);
+}
+
 export const BM25_VARIANTS = ['bm25plus', 'lucene'] as const;
 export type Bm25Variant = (typeof BM25_VARIANTS)[number];
 

@@ -5,8 +5,7 @@ import { DEFAULT_CHUNK_LEVELS } from '../structure/hierarchy';
 import { DEFAULT_NAIVE, type NaiveChunkParams } from '../structure/naive-chunks';
 import { DEFAULT_PACKED, validatePacked, type PackedChunkParams } from '../structure/packed-chunks';
 import { DEFAULT_SEMANTIC, validateSemantic, type SemanticChunkParams } from '../structure/semantic-chunks';
-import { DEFAULT_LEXICAL, isBm25Variant, type LexicalParams } from '../index/lexical-index';
-import { isAnalyzer } from '../index/analyzer';
+import { DEFAULT_LEXICAL, isAnalyzer, isBm25Variant, type LexicalParams } from '../index/lexical-params';
 import type { MetadataFilter } from './filters';
 import { isRetriever, type RetrieverName } from './retrievers';
 

@@ -1,4 +1,4 @@
-import { CONTEXT_UNIT_KINDS, type ContextUnitKind } from '../context/context-store';
+import { CONTEXT_UNIT_KINDS, type ContextUnitKind } from '../context/unit-kinds';
 import type { ContextBlock } from '../types';
 import { defineGroup, defineStrategy } from './types';
 

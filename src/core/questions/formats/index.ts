@@ -15,8 +15,8 @@ import { exportSquad, importSquad } from './squad';
 
 export type { ImportResult } from './resolve';
 
-export const SET_FORMATS = ['jsonl', 'squad', 'beir', 'ragas', 'llamaindex'] as const;
-export type SetFormat = (typeof SET_FORMATS)[number];
+export { SET_FORMATS, type SetFormat } from './set-formats';
+import type { SetFormat } from './set-formats';
 
 export const FORMAT_LABELS: Record<SetFormat, string> = {
   jsonl: 'JSONL (the lab’s own: one question a line)',
