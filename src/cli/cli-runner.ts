@@ -1,13 +1,15 @@
 /**
- * The CLI run for the tests, two ways. `cliRunner` spawns it as a child process (node with
- * tsx's loader, as bin/rag-lab.mjs does, without npx's second of start-up per run): exit code,
- * stdout and stderr as a user sees them. `cliInProcess` runs the dispatcher in the test's own
+ * The CLI run for the tests, two ways. `cliRunner` spawns it as a child process — the bundle the
+ * published command runs (dist-cli/main.js, built from the current sources by vitest's global
+ * setup; src/cli/compiled-cli.test.ts checks it says the same as the sources) — exit code, stdout
+ * and stderr as a user sees them. `cliInProcess` runs the dispatcher in the test's own
  * process, for tests of what a command says and returns rather than of the process: no start-up
  * at all, so the many bad-input cases cost milliseconds. Runs in this process go one at a time
  * (they borrow process.stdout, process.stderr and console.log while they run).
  */
 import { spawn } from 'node:child_process';
 import { format } from 'node:util';
+import { join } from 'node:path';
 import { PROJECT_ROOT } from '../node/paths';
 
 export interface Run {
@@ -27,6 +29,7 @@ export interface RunnerOptions {
 }
 
 const NPM_WARNING = /^npm (warn|WARN)/;
+const BUNDLE = join(PROJECT_ROOT, 'dist-cli', 'main.js');
 
 function stderrOf(raw: string, keep: (line: string) => boolean): string {
   return raw
@@ -40,7 +43,7 @@ export function cliRunner(options: RunnerOptions = {}): (...args: string[]) => P
   const keep = options.keep ?? (() => true);
   return (...args) =>
     new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+      const child = spawn(process.execPath, [BUNDLE, ...args], {
         cwd: PROJECT_ROOT,
         env: { ...process.env, NO_COLOR: '1', ...options.env },
         stdio: ['ignore', 'pipe', 'pipe'],

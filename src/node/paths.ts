@@ -1,7 +1,9 @@
-import { dirname, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const here = dirname(fileURLToPath(import.meta.url));
+/** The checkout: two folders above src/node/, or one above the CLI bundle (dist-cli/, scripts/build-cli.mjs). */
+export const PROJECT_ROOT = basename(here) === 'dist-cli' ? resolve(here, '..') : resolve(here, '../..');
 
 /**
  * The workplace's shared evaluation data and demo documents (beside the checkout, as
