@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { startOpenAIFixture, type ChatCall, type OpenAIFixture } from '../src/node/openai-fixture';
 import { extractiveReader } from '../src/node/reader-fixture';
+import { loadTestGenerator, useEndpoint } from './fixtures/generator';
 
 /**
  * Judge by the answer, in the page: the sample corpus with its question set, a sweep of window
@@ -47,13 +48,6 @@ async function chooseRun(lab: Locator, strategies: string[], sweepWindows: boole
   await lab.getByLabel(/Answer each point’s context with the generator/).check();
 }
 
-async function useEndpoint(page: Page, model: string): Promise<void> {
-  const panel = page.getByRole('region', { name: 'Generator' });
-  await panel.getByLabel('OpenAI-compatible endpoint').check();
-  await panel.getByLabel('Endpoint base URL').fill(`${fixture.url}/v1`);
-  await panel.getByLabel('Endpoint model').fill(model);
-}
-
 test('answer runs with a mock endpoint and the TEST generator: planned, answered, charted, exported; a repeat sends nothing; pause and resume', async ({ page }) => {
   test.setTimeout(300_000);
   const lab = await sampleCorpusInEvaluate(page);
@@ -63,7 +57,7 @@ test('answer runs with a mock endpoint and the TEST generator: planned, answered
   await expect(answers.getByText(/Choose a generator in the Generator panel first/)).toBeVisible({ timeout: 120_000 });
   expect(fixture.chatRequests()).toHaveLength(0);
 
-  await useEndpoint(page, 'reader');
+  await useEndpoint(page, `${fixture.url}/v1`, 'reader');
   const plan = answers.getByLabel('Before answering');
   await expect(plan).toContainText(/\d+ answers to score \(37 points × their questions\) share \d+ distinct prompts: 0 answered from this browser’s cache, \d+ calls to make/, { timeout: 60_000 });
   await expect(plan).toContainText(`A POST request goes to ${fixture.url}/v1/chat/completions asking the model "reader"`);
@@ -97,12 +91,7 @@ test('answer runs with a mock endpoint and the TEST generator: planned, answered
 
   // The in-browser TEST generator on one point (sentence windows ±3): planned, paused, resumed.
   await chooseRun(lab, ['sentence windows'], false);
-  const gen = page.getByRole('region', { name: 'Generator' });
-  await gen.getByRole('radio', { name: 'In this browser' }).check();
-  const select = gen.getByLabel('Generator model');
-  await select.selectOption((await select.locator('option', { hasText: /^TEST MODEL \(always gives/ }).getAttribute('value'))!);
-  await gen.getByRole('button', { name: 'Load model' }).click();
-  await expect(gen.getByText('Ready: rag-lab/test-generator')).toBeVisible({ timeout: 60_000 });
+  await loadTestGenerator(page);
   await lab.getByRole('button', { name: 'Run evaluation' }).click();
   await expect(answers.getByText(/TEST MODEL: it gives one fixed answer/)).toBeVisible();
   await expect(plan).toContainText(/17 answers to score \(1 point × their questions\) share 17 distinct prompts: 0 answered from this browser’s cache, 17 calls to make/, { timeout: 60_000 });

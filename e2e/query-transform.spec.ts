@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { startOpenAIFixture, type OpenAIFixture } from '../src/node/openai-fixture';
 import { rewriter } from '../src/node/rewriter-fixture';
+import { loadTestGenerator, useEndpoint } from './fixtures/generator';
 
 /**
  * Asking in parts, in the page: a compound question on two documents, split by the generator
@@ -38,9 +39,7 @@ test('a compound question in parts: sub-questions with their tools, both answers
   test.setTimeout(240_000);
   await twoDocuments(page);
   const generator = page.getByRole('region', { name: 'Generator' });
-  await generator.getByLabel('OpenAI-compatible endpoint').check();
-  await generator.getByLabel('Endpoint base URL').fill(`${fixture.url}/v1`);
-  await generator.getByLabel('Endpoint model').fill('rewriter');
+  await useEndpoint(page, `${fixture.url}/v1`, 'rewriter');
   await generator.getByLabel('Query transformation').selectOption('subquestions');
   await expect(generator.getByLabel('Tools as JSON')).toHaveValue(/keyword_search[\s\S]*semantic_search/);
   await page.getByLabel('Question', { exact: true }).fill(QUESTION);
@@ -95,11 +94,7 @@ test('a compound question in parts: sub-questions with their tools, both answers
 
   // The TEST generator answers one fixed sentence: not a list of sub-questions, said, and the question retrieved as asked.
   await page.getByRole('tab', { name: 'Explore a question' }).click();
-  await generator.getByRole('radio', { name: 'In this browser' }).check();
-  const select = generator.getByLabel('Generator model');
-  await select.selectOption((await select.locator('option', { hasText: /^TEST MODEL \(always gives/ }).getAttribute('value'))!);
-  await generator.getByRole('button', { name: 'Load model' }).click();
-  await expect(generator.getByText('Ready: rag-lab/test-generator')).toBeVisible({ timeout: 60_000 });
+  await loadTestGenerator(page);
   await page.getByRole('button', { name: 'Ask' }).click();
   await expect(column.getByRole('list', { name: 'Notes' })).toContainText('the reply holds no sub-questions as JSON: "test model answer: the sources say so [1].": the question is retrieved as asked', { timeout: 60_000 });
   await expect(column.getByRole('list', { name: 'Queries of this column' }).locator('li')).toHaveText([`question ${QUESTION}`]);

@@ -10,7 +10,7 @@
  *                  shared out by interleaving (interleaveBlocks)
  * Every block says which queries found it.
  */
-import type { RetrievalEngine } from '../engine';
+import type { RetrievalEngine, StrategyResult } from '../engine';
 import type { Candidate } from '../retrieve/candidates';
 import type { RetrievalParams, UnitKind } from '../retrieve/params';
 import type { FusedCandidate } from '../retrieve/query-fusion';
@@ -158,14 +158,8 @@ export function planBlocks(engine: TransformEngine, strategy: StrategyName, plan
   return { blocks, foundBy: blocks.map(() => [0]) };
 }
 
-/** A strategy's result with a transformed query: its blocks and, per block, the queries (indices into plan.queries) that found it. */
-export interface TransformedResult {
-  strategy: StrategyName;
-  retriever: RetrieverName;
-  blocks: ContextBlock[];
-  totalTokens: number;
-  candidates: number;
-  notes: string[];
+/** A strategy's result with a transformed query: per block, the queries (indices into plan.queries) that found it. */
+export interface TransformedResult extends StrategyResult {
   foundBy: number[][];
 }
 

@@ -12,7 +12,8 @@ import type { EvalRunResult } from '../../worker/protocol';
 import { download } from '../download';
 import { plural } from '../results/format';
 import { answeredPoints, answerInterval, formatAnswerMetric, rankingChoices, type AnsweredView } from './answer-analysis';
-import { differenceWords, formatMargin, intervalWords, NOT_DISTINGUISHABLE, paramsInWords, pointInWords } from './analysis';
+import { differenceWords, paramsInWords, pointInWords } from './analysis';
+import { DifferenceCell } from './DifferenceCell';
 import { exportName } from './analysis-export';
 
 /** The charts (Observable Plot) load only when there are answers. */
@@ -104,14 +105,7 @@ function AnswerTable({ recs }: { recs: AnswerRecommendation[] }) {
 /** The paired difference from the budget's best baseline point on the ranking metric, over the questions both answered. */
 function VsBaseline({ rec, point }: { rec: AnswerRecommendation; point: AnsweredView }) {
   const d = rec.baseline && rec.baseline !== point ? answerDifference(point.answer, rec.baseline.answer, rec.metric) : null;
-  if (!d) return <td className="num">{rec.baseline === point ? 'baseline' : '–'}</td>;
-  return (
-    <td className={`num${d.distinguishable ? '' : ' eval-nd'}`}>
-      {formatMargin(d.mean)}
-      <span className="eval-ci">{intervalWords(d)}</span>
-      {d.distinguishable ? null : <span className="eval-ci">{NOT_DISTINGUISHABLE}</span>}
-    </td>
-  );
+  return <DifferenceCell d={d} isBaseline={rec.baseline === point} />;
 }
 
 /** The two lists and the per-question drill-down, at a point the reader chooses. */

@@ -8,11 +8,8 @@ import { TRANSFORM_WORDS } from '../../core/transform/rewrites';
 import { BASELINE, strategyWords } from '../../core/strategies/registry';
 import {
   METRIC_LABELS,
-  NOT_DISTINGUISHABLE,
   bestPerStrategy,
-  formatMargin,
   formatMetric,
-  intervalWords,
   metricInterval,
   paramsInWords,
   recommendationSentence,
@@ -21,6 +18,7 @@ import {
 } from './analysis';
 import { exportName, pointsCsv, pointsJson } from './analysis-export';
 import { download } from '../download';
+import { DifferenceCell } from './DifferenceCell';
 import { QuestionDrill } from './QuestionDrill';
 import { disagreementSentence, sourceDisagreements } from './by-source';
 import { QuestionSourceContext, useQuestionSource } from './source-context';
@@ -121,15 +119,7 @@ function BestTable({ recs, metric }: { recs: Recommendation[]; metric: MetricNam
 
 /** The paired difference from the budget's best baseline point, or a dash; one that holds 0 says so. */
 function VsBaseline({ rec, point }: { rec: Recommendation | undefined; point: EvalPointView }) {
-  const d = rec ? vsBaseline(rec, point) : null;
-  if (!d) return <td className="num">{rec?.baseline === point ? 'baseline' : '–'}</td>;
-  return (
-    <td className={`num${d.distinguishable ? '' : ' eval-nd'}`}>
-      {formatMargin(d.mean)}
-      <span className="eval-ci">{intervalWords(d)}</span>
-      {d.distinguishable ? null : <span className="eval-ci">{NOT_DISTINGUISHABLE}</span>}
-    </td>
-  );
+  return <DifferenceCell d={rec ? vsBaseline(rec, point) : null} isBaseline={rec?.baseline === point} />;
 }
 
 /** How well the Generator panel's tool descriptions routed the questions that only one tool finds. */
