@@ -133,6 +133,7 @@ const LAB_ERRORS: Record<LabErrorCode, string> = {
   'sentence-gone': 'that sentence is no longer in the corpus',
   'no-eval-set': 'import a labelled set first',
   'export-empty': 'there is nothing to export: add documents first',
+  'read-only': 'the lab is open in another tab, and only that tab changes it: choose “Use it here” to work in this one',
 };
 
 /** Any failure in words: the lab's and the generation worker's codes worded here, anything else by its own message. */
