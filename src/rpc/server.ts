@@ -36,6 +36,8 @@ export interface ServeOptions {
 
 export interface RpcServer<E> {
   emit<K extends keyof E & string>(event: K, data: E[K]): void;
+  /** Runs `work` in the serial queue, after every serial call before it (work the worker starts by itself). */
+  serial<T>(work: () => Promise<T>): Promise<T>;
 }
 
 export function describeError(e: unknown): Omit<WireError, 'cancelled'> {
@@ -107,5 +109,12 @@ export function serve<A extends RpcApi<A>, E extends RpcEvents<E> = Record<never
   });
   port.start?.();
 
-  return { emit: (event, data) => post({ tag, kind: 'event', event, data }) };
+  return {
+    emit: (event, data) => post({ tag, kind: 'event', event, data }),
+    serial: (work) => {
+      const run = serial.then(work);
+      serial = run.catch(() => undefined);
+      return run;
+    },
+  };
 }

@@ -11,7 +11,8 @@ import { chosenColumns } from './columns';
 import { columnDependencies } from './column-refresh';
 import { lastBatch, removeDocument } from './corpus-actions';
 import { keepUnchanged } from './doc-identity';
-import { setLabClient, worker } from './lab-client';
+import { labWorker, setLabClient, worker } from './lab-client';
+import { claimLab, followOwner, ownsLab } from './lab-owner';
 import { labRequests } from './lab-requests';
 import { pendingAtStart, withoutRemoving } from './pending-removals';
 import { scheduleResearch, search } from './searches';
@@ -27,13 +28,36 @@ export { endpointSendPlan, setColumns, setCompare, setIndexBackend, setModel, se
 /** The worker client, for the corpus map's store; null before the lab has started. */
 export { labWorker } from './lab-client';
 
-/** What the shown columns depended on at the last status (column-refresh.ts). */
+/** What the shown columns depended on at the last status (column-refresh.ts), and how often the worker had read another tab's changes. */
 let lastDependencies = '';
+let lastFollowed = 0;
+
+/**
+ * Several tabs (lab-owner.ts): this tab got the lab (the owner's tab closed, or *Use it here*):
+ * its worker reads what is stored and takes over, then removals an earlier page asked for are done.
+ */
+async function gainedLab(): Promise<void> {
+  const client = labWorker();
+  // Not started yet: the worker starts as the owner (connect reads ownsLab()).
+  if (!client) return;
+  const status = await client.request('own', {}).promise;
+  useCorpus.setState({ status: withoutRemoving(status) });
+  for (const id of pendingAtStart(status.docs)) void removeDocument(id);
+  void search();
+}
+
+/** This tab hands the lab over: its worker stores what it made, then writes nothing more. */
+async function yieldedLab(): Promise<void> {
+  const status = await labWorker()?.request('yieldLab', {}).promise.catch(() => null);
+  if (status) useCorpus.setState({ status: withoutRemoving(status) });
+}
 
 /** Starts the worker, restores the saved corpus and parameters, applies the URL, loads models. */
 export async function startLab(options: { fresh?: boolean } = {}): Promise<void> {
+  await claimLab({ gained: gainedLab, yielded: yieldedLab });
   // #faults turns on fault injection for the robustness tests, for the first worker only.
   const { status, params } = await connect(options.fresh, location.hash === '#faults');
+  followOwner();
   // The URL wins over what was saved: a shared link shows what its sender saw.
   const saved = params && typeof params === 'string' ? params : '';
   const fromUrl = location.search.length > 1 ? location.search : saved;
@@ -66,15 +90,19 @@ async function connect(fresh = false, faults = false): Promise<{ status: WorkerS
     // imported set): its search runs again, at most once a second, so its notes are current.
     const view = useView.getState().view;
     const dependencies = columnDependencies(status, chosenColumns(view.retrieval.retriever, view.columns), view.retrieval);
-    if (dependencies !== lastDependencies) {
+    // Another tab's change read (documents, vectors, questions or contexts): the columns search again.
+    const followed = status.lab?.followed ?? 0;
+    if (dependencies !== lastDependencies || followed !== lastFollowed) {
       lastDependencies = dependencies;
-      scheduleResearch(1000);
+      scheduleResearch(followed !== lastFollowed ? 0 : 1000);
+      lastFollowed = followed;
     }
   });
-  const result = await client.request('init', { options: WorkerClient.initOptions(isolationStatus().threads, fresh, faults, tabMemory()) }).promise;
+  const owner = ownsLab();
+  const result = await client.request('init', { options: WorkerClient.initOptions(isolationStatus().threads, fresh, faults, tabMemory(), owner) }).promise;
   useCorpus.setState({ status: withoutRemoving(result.status) });
-  // Removals the last page asked for but did not see stored (it was reloaded or closed first).
-  for (const id of pendingAtStart(result.status.docs)) void removeDocument(id);
+  // Removals the last page asked for but did not see stored (it was reloaded or closed first): the tab that owns the lab does them.
+  if (owner) for (const id of pendingAtStart(result.status.docs)) void removeDocument(id);
   return result;
 }
 

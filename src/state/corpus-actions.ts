@@ -190,7 +190,13 @@ export async function setDocumentContext(docId: string, context: DocumentContext
 }
 
 export async function clearCorpus(): Promise<void> {
-  await worker().request('clear', {}).promise;
+  try {
+    await worker().request('clear', {}).promise;
+  } catch (e) {
+    // Refused (another tab owns the lab) or failed: nothing was cleared, and the page says why.
+    useCorpus.setState((s) => ({ problems: [...s.problems, errorText(e)] }));
+    return;
+  }
   forgetRemovals();
   useResults.setState({ columns: [], selected: null, document: null });
   useCorpus.setState({ files: {}, problems: [], oversized: [], removing: [] });

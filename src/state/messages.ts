@@ -140,6 +140,7 @@ const LAB_ERRORS: Record<LabErrorCode, string> = {
   'no-eval-set': 'import a labelled set first',
   'export-empty': 'there is nothing to export: add documents first',
   'bad-language': 'that is not a language tag (BCP 47, like "ro", "pt-BR" or "zh-Hant")',
+  'read-only': 'the lab is open in another tab, and only that tab changes it: choose “Use it here” to work in this one',
 };
 
 /** Any failure in words: the lab's and the generation worker's codes worded here, anything else by its own message. */

@@ -49,7 +49,8 @@ export function refreshQuestions(): Promise<boolean> {
 let docsKey: string | null = null;
 useCorpus.subscribe((s) => {
   if (!s.status) return;
-  const key = s.status.docs.map((d) => d.id).join('|');
+  // Another tab's changes read (lab.followed moves): its questions may have changed too.
+  const key = `${s.status.lab?.followed ?? 0}:${s.status.docs.map((d) => d.id).join('|')}`;
   if (key === docsKey) return;
   docsKey = key;
   void refreshQuestions();

@@ -44,8 +44,8 @@ export class WorkerClient extends RpcClient<LabApi, LabEvents> {
   }
 
   /** Where the worker finds models and ONNX Runtime, relative to this page (any sub-path). */
-  static initOptions(threads: number, fresh = false, faults = false, memory: TabMemory = {}): InitOptions {
+  static initOptions(threads: number, fresh = false, faults = false, memory: TabMemory = {}, owner = true): InitOptions {
     const abs = (u: string) => new URL(u, document.baseURI).href;
-    return { modelsUrl: abs('./models/'), ortWasm: { mjs: abs(ortMjs), wasm: abs(ortWasm) }, threads, pdfWorkerUrl: abs(pdfWorkerUrl), voyWasm: abs(voyWasm), fresh, faults, memory };
+    return { modelsUrl: abs('./models/'), ortWasm: { mjs: abs(ortMjs), wasm: abs(ortWasm) }, threads, pdfWorkerUrl: abs(pdfWorkerUrl), voyWasm: abs(voyWasm), fresh, faults, memory, owner };
   }
 }

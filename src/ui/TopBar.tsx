@@ -1,4 +1,5 @@
 import { useCorpus, useView } from '../state/stores';
+import { OtherTab } from './OtherTab';
 import { storageText } from './storage-text';
 
 /** Title, what is stored where, and any notices about the URL's parameters. */
@@ -13,6 +14,7 @@ export function TopBar() {
         Runs entirely in this tab: documents never leave your machine. Models are downloaded from the source you choose.
         {persistence && ` ${storageText(persistence, made)}`}
       </p>
+      <OtherTab />
       {notices.length > 0 && (
         <ul className="notices" aria-label="URL notices">
           {notices.map((n) => (

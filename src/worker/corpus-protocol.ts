@@ -64,6 +64,11 @@ export interface WorkerStatus {
   map?: MapProgressMessage;
   /** Situating contexts (lab-contexts.ts): a version that changes with them and their vectors, and how many per unit kind. */
   contexts?: { version: number; written: Partial<Record<string, number>>; problem?: string };
+  /**
+   * Several tabs: whether this one owns the lab (writes and embeds), and how many times it has
+   * read what the owner stored since (the page reads the question set again when it moves).
+   */
+  lab?: { owner: boolean; followed: number };
 }
 
 export interface InitOptions {
@@ -79,6 +84,8 @@ export interface InitOptions {
   voyWasm: string;
   /** Skip restoring the persisted corpus (tests, "clear"). */
   fresh?: boolean;
+  /** False: another tab owns the lab, and this one only shows what that one stores (until `own`). Absent: this tab owns it. */
+  owner?: boolean;
   /**
    * Fault injection for the robustness tests (the page's URL hash #faults): a file whose
    * name contains "__crash__" makes the worker throw while indexing it; removing a document

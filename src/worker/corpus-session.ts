@@ -112,6 +112,26 @@ export class CorpusSession {
     return kinds.map((k) => packLexical(this.engine, k)).filter((l): l is SavedLexical => l !== null);
   }
 
+  /**
+   * The splits to store: those of documents whose stored split was made another way (or that
+   * have none stored), packed; they become the stored ones. A split is the same for the same
+   * document and splitKey, so the others are not written again.
+   */
+  splitsToStore(): Map<string, SavedSplit> {
+    const key = splitKey(this.engine);
+    const out = new Map<string, SavedSplit>();
+    const ids = new Set<string>();
+    this.engine.corpus.docs.forEach((doc, d) => {
+      ids.add(doc.id);
+      if (this.stored.get(doc.id)?.key === key) return;
+      const split = packSplit(this.engine, d);
+      out.set(doc.id, split);
+      this.stored.set(doc.id, split);
+    });
+    for (const id of [...this.stored.keys()]) if (!ids.has(id)) this.stored.delete(id);
+    return out;
+  }
+
   /** The split of the document added last, packed for storage. */
   lastSplit(): SavedSplit {
     const split = packSplit(this.engine, this.engine.corpus.docs.length - 1);

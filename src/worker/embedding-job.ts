@@ -65,6 +65,8 @@ export interface EmbeddingJobEvents {
 export class EmbeddingJob {
   /** The user paused embedding. */
   paused = false;
+  /** This tab does not own the lab: another one embeds (and stores what it makes). */
+  held = false;
   private current: { controller: AbortController; engine: RetrievalEngine } | null = null;
   private info: { unit?: UnitKind; etaS?: number; perSecond?: number; truncated: number; error?: string; progress?: { done: number; total: number } } = { truncated: 0 };
   /**
@@ -90,7 +92,7 @@ export class EmbeddingJob {
    * gets a job of its own.
    */
   start(engine: RetrievalEngine): void {
-    if (this.paused || this.current?.engine === engine) return;
+    if (this.paused || this.held || this.current?.engine === engine) return;
     this.stop();
     if (!engine.embedder) return;
     const controller = new AbortController();

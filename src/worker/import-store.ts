@@ -5,6 +5,7 @@
  * import benchmark reads it).
  */
 import type { UnitKind } from '../core/retrieve/params';
+import type { Document } from '../core/types';
 import type { CorpusSession } from './corpus-session';
 import type { Persistence, SavedCorpus } from './persistence';
 import type { QuestionBook } from './question-set';
@@ -18,7 +19,7 @@ export interface ImportStorage {
   corpus: () => SavedCorpus;
 }
 
-export async function storeImport(name: string, lexicalKinds: readonly UnitKind[], to: ImportStorage, crashFault: boolean): Promise<{ mark: number; pack: number; save: number }> {
+export async function storeImport(name: string, added: readonly Document[], lexicalKinds: readonly UnitKind[], to: ImportStorage, crashFault: boolean): Promise<{ mark: number; pack: number; save: number }> {
   const tMark = performance.now();
   await to.persistence.markImport(name);
   if (crashFault) {
@@ -27,13 +28,16 @@ export async function storeImport(name: string, lexicalKinds: readonly UnitKind[
   }
   // The embedding job starts only for vectors the bundle lacks (when it ends it stores them all again).
   const tPack = performance.now();
-  const splits = to.session.splitsForStorage();
+  // The bundle's documents with their splits, after those stored; the stored ones' splits only where the import changed them.
+  const splits = to.session.splitsToStore();
+  const entries = added.map((doc) => ({ doc, split: splits.get(doc.id) }));
+  for (const doc of added) splits.delete(doc.id);
   // Views into the engine's rows, not copies: the import's packs are Blobs made from them at once.
   const { vectors, semantic } = to.keeper.pending(to.session.engine, true, true);
   // The BM25 indexes taken from the bundle's postings are kept as postings: a reload need not analyse the text.
   const lexical = to.session.lexicalForStorage(lexicalKinds);
   const tSave = performance.now();
-  if (await to.persistence.saveImport(to.corpus(), to.session.docs, splits, vectors, lexical, semantic)) to.keeper.written(vectors, semantic);
+  if (await to.persistence.saveImport(to.corpus(), entries, splits, vectors, lexical, semantic)) to.keeper.written(vectors, semantic);
   await to.questions.corpusChanged();
   return { mark: tPack - tMark, pack: tSave - tPack, save: performance.now() - tSave };
 }

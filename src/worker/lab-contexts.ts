@@ -10,10 +10,13 @@
  * embedded, so a reload embeds only what was never stored. Stored vectors whose text is no
  * longer any unit's contextual text (an edited or replaced context, a removed document, other
  * headers) are dropped at the next save; clearing the corpus drops them all.
+ *
+ * Only the tab that owns the lab (lab.ts) embeds and stores them; a tab that follows it reads
+ * the stored contexts again when it says they changed (reload).
  */
 import { contextCalls, planContexts, type ContextCall, type ContextPlan } from '../core/context/generate-contexts';
 import type { ContextRunRecord, ContextUnitKind, UnitContext } from '../core/context/context-store';
-import { CONTEXT_UNIT_KINDS } from '../core/context/context-store';
+import { CONTEXT_UNIT_KINDS, ContextStore } from '../core/context/context-store';
 import type { RetrievalEngine } from '../core/engine';
 import { ApproxTokenCounter } from '../core/segment/tokens';
 import type { ContextCallOptions, ContextsState } from './context-protocol';
@@ -38,9 +41,11 @@ export class LabContexts {
   /** Contextual texts embedded in this session, and vectors read back from storage (for tests and the bench). */
   readonly counts = { embedded: 0, restored: 0 };
 
+  /** `storing.writable`: this tab may embed and store (it owns the lab); `storing.stored`: something was stored (the other tabs are told). */
   constructor(
     private readonly engine: () => RetrievalEngine,
     private readonly changed: () => void,
+    private readonly storing: { writable: () => boolean | Promise<boolean>; stored: () => void } = { writable: () => true, stored: () => undefined },
   ) {}
 
   /** Opens the storage and, unless `fresh`, puts the stored contexts into the engine. */
@@ -65,6 +70,33 @@ export class LabContexts {
       this.changed();
     }
     if (this.engine().contexts.store.count() > 0) this.settle();
+  }
+
+  /**
+   * Another tab stored contexts (or the corpus changed there): this tab's are replaced by the
+   * stored ones, and the loaded model's stored contextual vectors are read for them.
+   */
+  async reload(): Promise<void> {
+    const stored = await this.enqueue(() => this.storage.load());
+    const store = this.engine().contexts.store;
+    const next = stored ?? new ContextStore();
+    if (JSON.stringify(next.toJSON()) === JSON.stringify(store.toJSON())) return;
+    store.assign(next);
+    this.stored.clear();
+    await this.restoreVectors();
+    this.version++;
+    this.changed();
+  }
+
+  /**
+   * This tab hands the lab over: a save that was waiting is done now, without embedding
+   * anything more (the contexts, and the vectors already made); nothing is stored after it.
+   */
+  async storeNow(): Promise<void> {
+    if (!this.timer) return;
+    clearTimeout(this.timer);
+    this.timer = null;
+    await this.flush(false);
   }
 
   /** The corpus changed (a document removed, its headers changed): stored vectors may be stale; pruned at the next save. */
@@ -139,6 +171,7 @@ export class LabContexts {
       await this.storage.save(null);
       await this.storage.clearVectors();
     });
+    this.storing.stored();
     this.version++;
     this.changed();
   }
@@ -223,12 +256,14 @@ export class LabContexts {
     this.timer = setTimeout(() => void this.flush(), SETTLE_MS);
   }
 
-  private async flush(): Promise<void> {
+  private async flush(embed = true): Promise<void> {
     this.timer = null;
+    // A tab that follows another neither embeds contexts nor stores them.
+    if (!(await this.storing.writable())) return;
     const e = this.engine();
     const writes: Promise<void>[] = [];
     if (e.embedder) {
-      for (const kind of CONTEXT_UNIT_KINDS) {
+      for (const kind of embed ? CONTEXT_UNIT_KINDS : []) {
         try {
           const n = await e.contexts.embed(kind, { onVectors: (added) => writes.push(this.storeVectors(added)) });
           this.counts.embedded += n;
@@ -254,6 +289,7 @@ export class LabContexts {
       const json = this.engine().contexts.store.toJSON();
       return this.storage.save(json.entries.length || json.runs.length ? json : null);
     });
+    this.storing.stored();
     this.changed();
   }
 }

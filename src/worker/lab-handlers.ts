@@ -5,6 +5,7 @@
  */
 import type { Handler, Handlers, RpcContext } from '../rpc/server';
 import type { Lab } from './lab';
+import { ownedWrites } from './lab-owned';
 import type { LabApi } from './protocol';
 
 export function labHandlers(getLab: () => Promise<Lab>): Handlers<LabApi> {
@@ -13,7 +14,8 @@ export function labHandlers(getLab: () => Promise<Lab>): Handlers<LabApi> {
     run: (lab: Lab, params: LabApi[M]['params'], ctx: RpcContext<LabApi[M]['progress']>) => LabApi[M]['result'] | Promise<LabApi[M]['result']>,
   ): Handler<LabApi, M> => ({ concurrency, run: async (params, ctx) => run(await getLab(), params, ctx) });
 
-  return {
+  // Requests that change the corpus, its questions or contexts are refused in a tab that does not own the lab (lab-owned.ts).
+  return ownedWrites(getLab, {
     init: on('serial', (lab, p) => lab.init(p.options)),
     addFiles: on('serial', (lab, p, ctx) => lab.addFiles(p.files, ctx, p.force)),
     addText: on('serial', (lab, p) => lab.addText(p.name, p.text)),
@@ -57,5 +59,8 @@ export function labHandlers(getLab: () => Promise<Lab>): Handlers<LabApi> {
     contextsPut: on('serial', (lab, p) => lab.contexts.put(p.key, p.context)),
     contextsEdit: on('serial', (lab, p) => lab.contexts.edit(p.key, p.text)),
     contextsRecordRun: on('serial', (lab, p) => lab.contexts.record(p.run)),
-  };
+    // Several tabs: taking the lab reads the storage in the queue; handing it over stores at once (a long request must not hold the other tab).
+    own: on('serial', (lab) => lab.own()),
+    yieldLab: on('concurrent', (lab) => lab.yieldLab()),
+  });
 }

@@ -26,17 +26,26 @@ import { configureLabRuntime } from './lab-runtime';
 import { loadRefusal } from './load-refusal';
 import { loadEmbedder, loadReranker } from './model-loader';
 import { Persistence, type SavedVectors } from './persistence';
+import { LabChanges, type LabChange } from './lab-changes';
 import { QuestionBook } from './question-set';
 import { LabContexts } from './lab-contexts';
 import { StatusThrottle } from './status-throttle';
 import { VectorKeeper } from './vector-keeper';
-import { LOAD_REFUSED, type AddResult, type LoadRefusal, type InitOptions, type InputFileMessage, type LabApi, type ModelChoice, type ModelStatus, type WorkerStatus } from './protocol';
+import { labError, LOAD_REFUSED, type AddResult, type LoadRefusal, type InitOptions, type InputFileMessage, type LabApi, type ModelChoice, type ModelStatus, type WorkerStatus } from './protocol';
 import { searchColumns } from './search-columns';
 import { questionPassages } from './question-passages';
 import { withLanguage } from './document-language';
 
 type Ctx<M extends keyof LabApi> = RpcContext<LabApi[M]['progress']>;
 type Result<M extends keyof LabApi> = Promise<LabApi[M]['result']>;
+
+/** How soon a tab that follows another reads what that one stored (at least: a slow read waits twice its time). */
+const FOLLOW_MS = 300;
+
+/** The same documents in the same order, with the same header text. */
+function sameDocuments(a: readonly Document[], b: readonly Document[]): boolean {
+  return a.length === b.length && a.every((d, i) => d.id === b[i]!.id && JSON.stringify(d.context ?? null) === JSON.stringify(b[i]!.context ?? null));
+}
 
 export class Lab {
   private options!: InitOptions;
@@ -60,13 +69,25 @@ export class Lab {
   private rerankerStatus: ModelStatus = { state: 'none' };
   /** The imported labelled set and the set the last run measured (lab-evaluation.ts). */
   private readonly evaluation = new LabEvaluation();
-  private readonly persistence = new Persistence();
+  /** What this tab stores is announced to the others; what they store is read when this tab does not own the lab. */
+  private readonly changes = new LabChanges((change) => this.heard(change));
+  private readonly persistence = new Persistence({ changed: (change) => this.changes.announce(change), lost: () => this.lostLab() });
+  /**
+   * This tab owns the lab (the page holds its Web Lock, lab-owner.ts): it writes, and it embeds.
+   * A tab that does not shows what the owner stores, and changes nothing (lab-handlers.ts refuses).
+   */
+  private owner = true;
+  /** Changes other tabs stored that this one has not read yet, the timer that reads them, and how often this tab has. */
+  private readonly unread = new Set<LabChange>();
+  private followTimer: ReturnType<typeof setTimeout> | null = null;
+  private followDelay = FOLLOW_MS;
+  private followed = 0;
   /** Vectors and semantic chunks stored per document as they are made (vector-keeper.ts); a refused write is said at once. */
   private readonly keeper = new VectorKeeper(this.persistence, () => this.postStatus(this.status()));
   /** The corpus's question set, stored with it (question-set.ts; its RPC methods are routed to it in lab-handlers.ts). */
-  readonly questions = new QuestionBook(() => this.session.docs, (set) => this.persistence.saveQuestions(set));
+  readonly questions = new QuestionBook(() => this.session.docs, { put: (q) => this.persistence.putQuestions(q), delete: (ids) => this.persistence.deleteQuestions(ids), addRun: (run) => this.persistence.addQuestionRun(run) });
   /** Situating contexts, kept with the corpus (lab-contexts.ts; routed in lab-handlers.ts). */
-  readonly contexts = new LabContexts(() => this.session.engine, () => this.throttle.schedule());
+  readonly contexts = new LabContexts(() => this.session.engine, () => this.throttle.schedule(), { writable: async () => this.owner && (!this.persistence.on || (await this.persistence.stillOwner())), stored: () => this.changes.announce('contexts') });
   /** Whole vector sets stored by an older version, waiting for the model they were made with. */
   private savedVectors: SavedVectors[] = [];
   private restored = false;
@@ -77,19 +98,28 @@ export class Lab {
   /** Progress statuses, at most one a second (status-throttle.ts). */
   private readonly throttle = new StatusThrottle(() => this.postStatus(this.status()));
 
-  constructor(private readonly postStatus: (s: WorkerStatus) => void) {}
+  /** `serially`: runs work the lab starts by itself (reading another tab's changes) in the RPC's serial queue. */
+  constructor(
+    private readonly postStatus: (s: WorkerStatus) => void,
+    private readonly serially: <T>(work: () => Promise<T>) => Promise<T> = (work) => work(),
+  ) {}
 
   async init(options: InitOptions): Result<'init'> {
     this.options = options;
     this.budget = tabBudget(options.memory ?? {});
     configureLabRuntime(options);
     await this.persistence.open();
+    this.owner = options.owner !== false;
+    this.job.held = !this.owner;
+    if (this.owner) await this.persistence.claim(this.changes.tab);
     let params: unknown = null;
     if (!options.fresh) {
       const saved = await this.persistence.load();
       if (saved) {
         params = saved.params ?? null;
-        this.unfinishedImport = saved.unfinishedImport;
+        // Another tab's import under way is not this tab's to report.
+        this.unfinishedImport = this.owner ? saved.unfinishedImport : null;
+        if (this.unfinishedImport) await this.persistence.dropImportMark();
         if (saved.docs.length) {
           this.savedVectors = saved.vectors;
           this.keeper.load(saved.semantic);
@@ -129,7 +159,7 @@ export class Lab {
         continue;
       }
       result.added.push(this.session.lastSummary());
-      await this.persistence.appendDocument(this.savedCorpus(), doc, this.session.lastSplit());
+      await this.persistence.addDocuments([{ doc, split: this.session.lastSplit() }], this.savedCorpus());
       ctx.progress({ kind: 'file', file: f.name, stage: 'done', index, total });
       this.throttle.schedule();
       // Let search requests in between files: results are usable while indexing goes on.
@@ -144,8 +174,10 @@ export class Lab {
     const result: AddResult = { added: [], errors: [], duplicates: [], cancelled: false };
     try {
       const doc = documentFromText(text, name, format);
-      if (this.session.addDocument(doc)) result.added.push(this.session.lastSummary());
-      else result.duplicates.push(name);
+      if (this.session.addDocument(doc)) {
+        result.added.push(this.session.lastSummary());
+        await this.persistence.addDocuments([{ doc, split: this.session.lastSplit() }], this.savedCorpus());
+      } else result.duplicates.push(name);
     } catch (e) {
       result.errors.push({ file: name, problem: { code: 'rejected', message: (e as Error).message } });
     }
@@ -161,24 +193,27 @@ export class Lab {
     // Fault injection: a removal stored as slowly as on a busy disk, so a test can reload before it is.
     if (this.options.faults && this.session.document(docId).meta.fileName.includes('__slow__')) await new Promise((r) => setTimeout(r, 10_000));
     await this.session.removeDocument(docId);
-    // Its stored vectors go with it (saveCorpus); the other documents' stay as they are.
-    await this.keeper.forget([docId], false);
+    // Its records go (its vectors with them); every other record stays as it is.
+    await this.persistence.removeDocuments([docId]);
+    this.keeper.forget([docId]);
     await this.afterCorpusChange();
     return this.status();
   }
 
   async setDocumentContext(docId: string, context: DocumentContext | null): Result<'setDocumentContext'> {
     if (!(await this.session.setDocumentContext(docId, context))) return this.status();
-    // New headers: the document's stored vectors no longer hold.
-    await this.keeper.forget([docId], true);
+    // New headers: the document goes to the end of the list, and its stored vectors no longer hold.
+    await this.persistence.replaceDocument({ doc: this.session.docs.at(-1)!, split: this.session.lastSplit() });
+    this.keeper.forget([docId]);
     await this.afterCorpusChange();
     return this.status();
   }
 
   async setDocumentLanguage(docId: string, language: string): Result<'setDocumentLanguage'> {
     if (!(await this.session.replaceDocument(docId, (d) => withLanguage(d, language)))) return this.status();
-    // Split and analysed anew in its language: its stored vectors no longer hold.
-    await this.keeper.forget([docId], true);
+    // Split and analysed anew in its language (now at the end of the list): its stored vectors no longer hold.
+    await this.persistence.replaceDocument({ doc: this.session.docs.at(-1)!, split: this.session.lastSplit() });
+    this.keeper.forget([docId]);
     await this.afterCorpusChange();
     return this.status();
   }
@@ -225,11 +260,12 @@ export class Lab {
   }
 
   private savedCorpus() {
-    return { docIds: this.session.docs.map((d) => d.id), structure: this.session.structure, model: this.session.embedder?.model ?? null };
+    return { structure: this.session.structure, model: this.session.embedder?.model ?? null };
   }
 
   private async afterCorpusChange(): Promise<void> {
-    await this.persistence.saveCorpus(this.savedCorpus(), this.session.docs, this.session.splitsForStorage());
+    // Documents are stored as they come and go: here only the settings, and the splits they changed.
+    await this.persistence.saveSettings(this.savedCorpus(), this.session.splitsToStore());
     // Questions into a removed document stay, and say so.
     await this.questions.corpusChanged();
     // Stored contextual vectors of removed units or other headers go at the contexts' next save.
@@ -331,7 +367,7 @@ export class Lab {
     this.postStatus(this.status());
     await new Promise((resolve) => setTimeout(resolve, 0));
     const tMark = performance.now();
-    const stored = await storeImport(name, r.lexicalKinds, { session: this.session, keeper: this.keeper, persistence: this.persistence, questions: this.questions, corpus: () => this.savedCorpus() }, Boolean(this.options.faults && name.includes('__crash__')));
+    const stored = await storeImport(name, r.added, r.lexicalKinds, { session: this.session, keeper: this.keeper, persistence: this.persistence, questions: this.questions, corpus: () => this.savedCorpus() }, Boolean(this.options.faults && name.includes('__crash__')));
     // The bundle's contexts and contextual vectors are stored at the contexts' next save.
     this.contexts.corpusChanged();
     const storeParts = { adopt: tMark - tStore, ...stored };
@@ -371,7 +407,10 @@ export class Lab {
   async evalImport(files: InputFileMessage[]): Result<'evalImport'> {
     const imported = readEvalFiles(files, this.session.docs);
     if (imported.set.docs.length) {
+      if (!this.owner) throw labError('read-only');
       await this.session.reset(imported.set.docs);
+      const splits = this.session.splitsToStore();
+      await this.persistence.replaceCorpus(this.session.docs.map((doc) => ({ doc, split: splits.get(doc.id) })), this.savedCorpus());
       await this.afterCorpusChange();
     }
     return this.evaluation.keep(imported);
@@ -389,6 +428,109 @@ export class Lab {
     return this.evaluation.replay(this.session.engine, params);
   }
 
+  // ---- several tabs -------------------------------------------------------------------
+
+  /** Whether this tab owns the lab (write requests are refused otherwise: lab-handlers.ts). */
+  get ownsLab(): boolean {
+    return this.owner;
+  }
+
+  /**
+   * This tab takes the lab (its page now holds the lock): its claim is stored first, then what
+   * is stored is read in place of what it held, and only then does it write or embed.
+   */
+  async own(): Result<'own'> {
+    if (!this.owner) {
+      this.owner = true;
+      this.unread.clear();
+      await this.persistence.claim(this.changes.tab);
+      await this.readStored();
+      this.job.held = false;
+      this.job.start(this.session.engine);
+    }
+    this.postStatus(this.status());
+    return this.status();
+  }
+
+  /**
+   * Another tab takes the lab: embedding stops, and what this tab made and has not stored yet
+   * (vectors of documents embedded in part, contexts) is stored before the page lets the lock
+   * go, so the other tab reads it instead of making it again. From then on this tab writes nothing.
+   */
+  async yieldLab(): Result<'yieldLab'> {
+    if (this.owner) {
+      this.owner = false;
+      this.job.held = true;
+      this.job.stop();
+      await this.keeper.save(this.session.engine, true);
+      await this.contexts.storeNow();
+      this.persistence.release();
+    }
+    this.postStatus(this.status());
+    return this.status();
+  }
+
+  /** A write found another tab's claim (its page took the lab while this one was writing): this tab follows it from now on. */
+  private lostLab(): void {
+    if (!this.owner) return;
+    this.owner = false;
+    this.job.held = true;
+    this.job.stop();
+    this.heard('docs');
+    this.postStatus(this.status());
+  }
+
+  /** Another tab stored a change: read soon (coalesced), unless this tab owns the lab (only it writes). */
+  private heard(change: LabChange): void {
+    if (this.owner) return;
+    this.unread.add(change);
+    if (this.followTimer) return;
+    this.followTimer = setTimeout(() => {
+      this.followTimer = null;
+      void this.serially(() => this.follow()).catch(() => undefined);
+    }, this.followDelay);
+  }
+
+  /** Reads what other tabs stored since the last time, and says so (the page reads the question set again, the columns search again). */
+  private async follow(): Promise<void> {
+    if (this.owner || !this.unread.size) return;
+    const what = new Set(this.unread);
+    this.unread.clear();
+    const t0 = performance.now();
+    if (what.has('docs')) await this.readStored();
+    else {
+      if (what.has('vectors')) await this.keeper.refresh(this.session.engine);
+      if (what.has('questions')) this.questions.restore(await this.persistence.loadQuestions());
+    }
+    if (what.has('contexts') || what.has('docs')) await this.contexts.reload();
+    // A large corpus is read less often: never more than half the time.
+    this.followDelay = Math.max(FOLLOW_MS, 2 * (performance.now() - t0));
+    this.followed++;
+    this.postStatus(this.status());
+  }
+
+  /**
+   * What is stored now, in place of what this tab holds (it follows another tab, or takes the
+   * lab over): the documents (the engine is rebuilt only when they changed), their vectors and
+   * semantic chunks for the loaded model, and the question set.
+   */
+  private async readStored(): Promise<void> {
+    const saved = await this.persistence.load();
+    const docs = saved?.docs ?? [];
+    if (!sameDocuments(docs, this.session.docs)) {
+      this.keeper.reset();
+      if (saved && docs.length) {
+        this.keeper.load(saved.semantic);
+        await this.session.restore(docs, this.session.structure, saved.splits, saved.lexical);
+      } else await this.session.reset();
+      this.savedVectors = saved?.vectors ?? [];
+    } else if (saved) this.keeper.load(saved.semantic);
+    await this.keeper.restoreInto(this.session.engine);
+    this.questions.restore(saved?.questions ?? null);
+    this.unfinishedImport = this.owner ? (saved?.unfinishedImport ?? null) : null;
+    if (this.unfinishedImport) await this.persistence.dropImportMark();
+  }
+
   // ---- status -----------------------------------------------------------------------
 
   status(): WorkerStatus {
@@ -404,6 +546,7 @@ export class Lab {
       ...(this.unfinishedImport ? { unfinishedImport: this.unfinishedImport } : {}),
       ...(this.map.progress ? { map: this.map.progress } : {}),
       contexts: this.contexts.summary(),
+      lab: { owner: this.owner, followed: this.followed },
     };
   }
 }

@@ -15,16 +15,23 @@ afterEach(() => {
 });
 
 const doc = documentFromText('Kept across reloads.', 'kept.txt');
-const corpus = { docIds: [doc.id], structure: structureParams(), model: null };
+const corpus = { structure: structureParams(), model: null };
+
+/** A tab's storage: opened, and claimed under `tab` (it writes). */
+async function opened(tab = 'tab'): Promise<Persistence> {
+  const p = new Persistence();
+  await p.open();
+  await p.claim(tab);
+  return p;
+}
 const rec = (d: string, key: string, data: number[] | Float32Array, dim = 2): DocVectors => ({ doc: d, key, dim, units: data.length / dim, tree: 't', data: Float32Array.from(data) });
 
 describe('persistence (IndexedDB in the worker)', () => {
   it('keeps documents, vectors and parameters, and gives them back', async () => {
     g.indexedDB = new IDBFactory();
-    const p = new Persistence();
-    await p.open();
+    const p = await opened();
     expect(p.on).toBe(true);
-    await p.saveCorpus(corpus, [doc]);
+    await p.addDocuments([{ doc }], corpus);
     expect(await p.saveDocVectors([rec(doc.id, 'sentence|none|m', [1, 0])], [{ doc: doc.id, tree: 's', runs: new Int32Array([0, 1]) }])).toBe(true);
     await p.saveParams('q=hello');
     const again = new Persistence();
@@ -42,22 +49,22 @@ describe('persistence (IndexedDB in the worker)', () => {
     await p.open();
     expect(p.on).toBe(false);
     expect(p.reason).toBe('storage is unavailable (IndexedDB is not available here)');
-    await p.saveCorpus(corpus, [doc]);
+    expect(await p.claim('tab')).toBe(false);
+    expect(await p.addDocuments([{ doc }], corpus)).toBe(false);
     expect(await p.load()).toBeNull();
   });
 
   it('a quota error turns persistence off with the reason, instead of failing the app', async () => {
     const factory = new IDBFactory();
     g.indexedDB = factory;
-    const p = new Persistence();
-    await p.open();
+    const p = await opened();
     // Every write now fails the way a full origin quota does.
     const put = IDBObjectStore.prototype.put;
     IDBObjectStore.prototype.put = () => {
       throw new DOMException('quota', 'QuotaExceededError');
     };
     try {
-      await p.saveCorpus(corpus, [doc]);
+      await p.addDocuments([{ doc }], corpus);
     } finally {
       IDBObjectStore.prototype.put = put;
     }
@@ -65,23 +72,25 @@ describe('persistence (IndexedDB in the worker)', () => {
     expect(p.reason).toBe('the browser storage quota is full');
   });
 
-  it('keeps each document\'s split beside it, and drops the splits of documents no longer kept', async () => {
+  it('keeps each document\'s split beside it, and drops the split of a document removed; a new split is written only for a stored document', async () => {
     g.indexedDB = new IDBFactory();
-    const p = new Persistence();
-    await p.open();
+    const p = await opened();
     const other = documentFromText('Another one.', 'other.txt');
     const split = (n: number): SavedSplit => ({ key: 'k', sentences: new Int32Array([0, -1, 0, n, 2, -1, 0]), chunks: new Int32Array([0, n, 2, 0, 1]) });
-    await p.saveCorpus({ ...corpus, docIds: [doc.id, other.id] }, [doc, other], new Map([[doc.id, split(20)], [other.id, split(12)]]));
+    await p.addDocuments([{ doc, split: split(20) }, { doc: other, split: split(12) }], corpus);
     let loaded = (await p.load())!;
-    expect([...loaded.splits.keys()]).toEqual([doc.id, other.id]);
+    expect([...loaded.splits.keys()].sort()).toEqual([doc.id, other.id].sort());
     expect(Array.from(loaded.splits.get(other.id)!.sentences)).toEqual([0, -1, 0, 12, 2, -1, 0]);
     expect(loaded.splits.get(other.id)!.sentences).toBeInstanceOf(Int32Array);
-    await p.saveCorpus(corpus, [doc], new Map([[doc.id, split(20)]]));
+    await p.removeDocuments([other.id]);
     loaded = (await p.load())!;
     expect([...loaded.splits.keys()]).toEqual([doc.id]);
-    // Appended one by one (a drop of files), each with its split.
-    await p.appendDocument({ ...corpus, docIds: [doc.id, other.id] }, other, split(12));
-    expect([...(await p.load())!.splits.keys()]).toEqual([doc.id, other.id]);
+    // New settings re-split the corpus: the split of a document no longer stored is not written back.
+    await p.saveSettings(corpus, new Map([[doc.id, split(21)], [other.id, split(13)]]));
+    const db = await openDB('rag-context-lab');
+    expect(await db.getAllKeys('splits')).toEqual([doc.id]);
+    db.close();
+    expect(Array.from((await p.load())!.splits.get(doc.id)!.sentences)).toEqual([0, -1, 0, 21, 2, -1, 0]);
   });
 
   it('a database written by the previous version (no splits) opens, and gives its documents back to be split again', async () => {
@@ -94,11 +103,10 @@ describe('persistence (IndexedDB in the worker)', () => {
       },
     });
     await old.put('docs', doc, doc.id);
-    await old.put('meta', corpus, 'corpus');
+    await old.put('meta', { ...corpus, docIds: [doc.id] }, 'corpus');
     await old.put('vectors', { key: 'sentence|none|m', dim: 2, data: new Float32Array([0, 1]) }, 'sentence|none|m');
     old.close();
-    const p = new Persistence();
-    await p.open();
+    const p = await opened();
     expect(p.on).toBe(true);
     const loaded = (await p.load())!;
     expect(loaded.docs.map((d) => d.id)).toEqual([doc.id]);
@@ -109,25 +117,25 @@ describe('persistence (IndexedDB in the worker)', () => {
 
   it('an import closed before it was stored: the next start says which bundle, once, and what was stored before is intact', async () => {
     g.indexedDB = new IDBFactory();
-    const p = new Persistence();
-    await p.open();
-    await p.saveCorpus(corpus, [doc]);
+    const p = await opened();
+    await p.addDocuments([{ doc }], corpus);
     await p.saveDocVectors([rec(doc.id, 'sentence|none|m', [1, 0])], []);
     // The page closes after the mark, before saveImport commits.
     await p.markImport('big.zip');
-    const after = new Persistence();
-    await after.open();
+    const after = await opened('next start');
     const loaded = (await after.load())!;
     expect(loaded.unfinishedImport).toBe('big.zip');
     expect(loaded.docs.map((d) => d.id)).toEqual([doc.id]);
     expect(Array.from((await after.docVectorsOf('m'))[0]!.data)).toEqual([1, 0]);
+    // Said once: the tab that owns the lab drops the mark.
+    await after.dropImportMark();
     expect((await after.load())!.unfinishedImport).toBeNull();
 
     // An import that completes: documents, splits and vectors in one transaction, and no mark left.
     const imported = documentFromText('Imported from a bundle.', 'bundle-doc.txt');
     await after.markImport('small.zip');
     const split: SavedSplit = { key: 'k', sentences: new Int32Array([0, -1, 0, 23, 4, -1, 0]), chunks: new Int32Array(0) };
-    await after.saveImport({ ...corpus, docIds: [doc.id, imported.id] }, [doc, imported], new Map([[imported.id, split]]), [rec(doc.id, 'sentence|none|m', [1, 0]), rec(imported.id, 'sentence|none|m', [0, 1])]);
+    await after.saveImport(corpus, [{ doc: imported, split }], new Map(), [rec(doc.id, 'sentence|none|m', [1, 0]), rec(imported.id, 'sentence|none|m', [0, 1])]);
     const done = (await after.load())!;
     expect(done.unfinishedImport).toBeNull();
     expect(done.docs.map((d) => d.id)).toEqual([doc.id, imported.id]);
@@ -137,12 +145,11 @@ describe('persistence (IndexedDB in the worker)', () => {
 
   it('stores a vector set over 32 MB in parts (Chromium refuses a value over 127 MiB) and joins them again', async () => {
     g.indexedDB = new IDBFactory();
-    const p = new Persistence();
-    await p.open();
+    const p = await opened();
     // 20M floats (80 MB): parts of 8M, 8M and 4M floats.
     const big = new Float32Array(20 << 20);
     for (let i = 0; i < big.length; i += 4099) big[i] = i;
-    await p.saveCorpus(corpus, [doc]);
+    await p.addDocuments([{ doc }], corpus);
     await p.saveDocVectors([rec(doc.id, 'sentence|none|m', big, 4), rec(doc.id, 'leaf|none|m', [1, 2, 3, 4], 4)], []);
     const records = await (await openDB('rag-context-lab')).getAllKeys('docVectors');
     expect(records.map((k) => (k as unknown[]).slice(1).join('#')).sort()).toEqual(['leaf|none|m#0', 'sentence|none|m#0', 'sentence|none|m#1', 'sentence|none|m#2']);
@@ -155,21 +162,20 @@ describe('persistence (IndexedDB in the worker)', () => {
 
   it('vectors are kept per document: removing a document removes only its records, a smaller record replaces all parts of a bigger one', async () => {
     g.indexedDB = new IDBFactory();
-    const p = new Persistence();
-    await p.open();
+    const p = await opened();
     const other = documentFromText('Another one.', 'other.txt');
-    await p.saveCorpus({ ...corpus, docIds: [doc.id, other.id] }, [doc, other]);
+    await p.addDocuments([{ doc }, { doc: other }], corpus);
     await p.saveDocVectors([rec(doc.id, 'sentence|none|m', new Float32Array(9 << 20), 2), rec(other.id, 'sentence|none|m', [0, 1])], [{ doc: other.id, tree: 's', runs: new Int32Array([0, 1]) }]);
-    // Adding a document (a new list) keeps every stored vector.
+    // Adding a document keeps every stored vector.
     const third = documentFromText('A third.', 'third.txt');
-    await p.saveCorpus({ ...corpus, docIds: [doc.id, other.id, third.id] }, [doc, other, third]);
+    await p.addDocuments([{ doc: third }], corpus);
     expect((await p.docVectorsOf('m')).map((r) => r.doc).sort()).toEqual([doc.id, other.id].sort());
     // The first document's record shrinks from two parts to one: no part of the old one is left.
     await p.saveDocVectors([rec(doc.id, 'sentence|none|m', [5, 6])], []);
     const keys = await (await openDB('rag-context-lab')).getAllKeys('docVectors');
     expect(keys.filter((k) => (k as string[])[0] === doc.id).length).toBe(1);
     // Removing the other document removes its vectors and semantic chunks, and nothing else.
-    await p.saveCorpus({ ...corpus, docIds: [doc.id, third.id] }, [doc, third]);
+    await p.removeDocuments([other.id]);
     const loaded = (await p.load())!;
     expect((await p.docVectorsOf('m')).map((r) => [r.doc, Array.from(r.data)])).toEqual([[doc.id, [5, 6]]]);
     expect(loaded.semantic).toEqual([]);
@@ -177,9 +183,8 @@ describe('persistence (IndexedDB in the worker)', () => {
 
   it('reads one model\'s vectors at a time: a start does not read every model ever loaded', async () => {
     g.indexedDB = new IDBFactory();
-    const p = new Persistence();
-    await p.open();
-    await p.saveCorpus(corpus, [doc]);
+    const p = await opened();
+    await p.addDocuments([{ doc }], corpus);
     await p.saveDocVectors([rec(doc.id, 'sentence|none|org/a', [1, 0]), rec(doc.id, 'leaf|h:ts:|org/a|late', [0, 1]), rec(doc.id, 'sentence|none|org/b', [2, 2]), rec(doc.id, 'sentence|none|org/a-2', [3, 3])], []);
     expect((await p.docVectorsOf('org/a')).map((r) => r.key).sort()).toEqual(['leaf|h:ts:|org/a|late', 'sentence|none|org/a']);
     expect((await p.docVectorsOf('org/b')).map((r) => Array.from(r.data))).toEqual([[2, 2]]);
@@ -196,7 +201,7 @@ describe('persistence (IndexedDB in the worker)', () => {
       },
     });
     await old.put('docs', doc, doc.id);
-    await old.put('meta', corpus, 'corpus');
+    await old.put('meta', { ...corpus, docIds: [doc.id] }, 'corpus');
     await old.put('docVectors', { ...rec(doc.id, 'sentence|none|org/a', [1, 0]), parts: 1 }, [doc.id, 'sentence|none|org/a', 0]);
     await old.put('docVectors', { ...rec(doc.id, 'sentence|none|org/b|ctx', [0, 1]), parts: 1 }, [doc.id, 'sentence|none|org/b|ctx', 0]);
     old.close();
@@ -210,9 +215,8 @@ describe('persistence (IndexedDB in the worker)', () => {
 
   it('a refused vector write turns persistence off and says what was not stored', async () => {
     g.indexedDB = new IDBFactory();
-    const p = new Persistence();
-    await p.open();
-    await p.saveCorpus(corpus, [doc]);
+    const p = await opened();
+    await p.addDocuments([{ doc }], corpus);
     const put = IDBObjectStore.prototype.put;
     IDBObjectStore.prototype.put = () => {
       throw new DOMException('quota', 'QuotaExceededError');

@@ -31,7 +31,7 @@ export * from './search-protocol';
 export const LAB_TAG = 'rag-lab';
 
 /** Codes of the lab's own errors (RpcError.code); the page words them. Errors of the core arrive as 'failed' with their message. */
-export type LabErrorCode = 'document-gone' | 'sentence-gone' | 'no-eval-set' | 'export-empty' | 'bad-language';
+export type LabErrorCode = 'document-gone' | 'sentence-gone' | 'no-eval-set' | 'export-empty' | 'bad-language' | 'read-only';
 
 export function labError(code: LabErrorCode): RpcError<LabErrorCode> {
   return new RpcError(code);
@@ -88,6 +88,10 @@ export type LabApi = QuestionApi & QuestionGenerationApi & ContextApi & {
    * leaves the corpus and its storage as they were.
    */
   importBundle: RpcMethod<{ name: string; zip: ArrayBuffer | Blob; force?: boolean }, ImportSummary, ImportProgress>;
+  /** This tab's page now holds the lab's lock (src/state/lab-owner.ts): it reads what is stored, then writes and embeds. */
+  own: RpcMethod<Record<string, never>, WorkerStatus>;
+  /** Another tab takes the lab: what this one made is stored, then it writes nothing more (answered before the page lets the lock go). */
+  yieldLab: RpcMethod<Record<string, never>, WorkerStatus>;
 };
 
 export type LabEvents = { status: WorkerStatus };

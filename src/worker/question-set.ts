@@ -53,15 +53,24 @@ function newId(): string {
   return `q-${Date.now().toString(36)}-${(counter++).toString(36)}`;
 }
 
+/** Where the set is kept (the lab's IndexedDB): a record per question and per run, each written when it changes. */
+export interface QuestionStorage {
+  put(questions: readonly LabelledQuestion[]): Promise<void>;
+  delete(ids: readonly string[]): Promise<void>;
+  addRun(run: GenerationRun): Promise<void>;
+}
+
+const NOT_STORED: QuestionStorage = { put: async () => undefined, delete: async () => undefined, addRun: async () => undefined };
+
 /** The set, kept in order of addition. `docs()` gives the corpus's documents as they are now. */
 export class QuestionBook {
   private questions: LabelledQuestion[] = [];
   private runs: GenerationRun[] = [];
 
-  /** `save` keeps the set (the lab's IndexedDB); called after every change. */
+  /** `storage` keeps each question that changes (only those: another tab's questions are never written over). */
   constructor(
     private readonly docs: () => readonly Document[],
-    private readonly save: (set: QuestionSet) => Promise<void> = async () => undefined,
+    private readonly storage: QuestionStorage = NOT_STORED,
   ) {}
 
   private docMap(): Map<string, Document> {
@@ -75,21 +84,23 @@ export class QuestionBook {
     this.reconcile();
   }
 
-  /** After the corpus changed: missing documents rechecked, and the set stored when any changed. */
+  /** After the corpus changed: missing documents rechecked, and the questions that changed stored. */
   async corpusChanged(): Promise<void> {
-    if (this.reconcile()) await this.save(this.saved());
+    const changed = this.reconcile();
+    if (changed.length) await this.storage.put(changed);
   }
 
-  /** Rechecks every question's missing documents against the corpus; true when any changed. */
-  reconcile(): boolean {
+  /** Rechecks every question's missing documents against the corpus; returns the questions that changed. */
+  reconcile(): LabelledQuestion[] {
     const ids = new Set(this.docs().map((d) => d.id));
-    let changed = false;
+    const changed: LabelledQuestion[] = [];
     this.questions = this.questions.map((q) => {
       const missing = missingDocsOf(q, ids);
       if (JSON.stringify(missing) === JSON.stringify(q.missingDocs ?? [])) return q;
-      changed = true;
       const { missingDocs: _old, ...rest } = q;
-      return missing.length ? { ...rest, missingDocs: missing } : rest;
+      const next = missing.length ? { ...rest, missingDocs: missing } : rest;
+      changed.push(next);
+      return next;
     });
     return changed;
   }
@@ -122,8 +133,11 @@ export class QuestionBook {
       this.questions.push(clean);
       added.push(id);
     });
-    if (run) this.runs.push(run);
-    if (added.length || run) await this.save(this.saved());
+    if (added.length) await this.storage.put(this.questions.slice(-added.length));
+    if (run) {
+      this.runs.push(run);
+      await this.storage.addRun(run);
+    }
     return { set: this.state(), added, skipped };
   }
 
@@ -135,18 +149,18 @@ export class QuestionBook {
     const problem = questionProblem(q, docs);
     if (problem) throw new Error(`The question was not saved: ${problem}.`);
     this.questions[at] = this.clean({ ...q, updated: new Date().toISOString() }, docs);
-    await this.save(this.saved());
+    await this.storage.put([this.questions[at]!]);
     return this.state();
   }
 
   async delete(ids: readonly string[]): Promise<QuestionSetState> {
     const gone = new Set(ids);
     this.questions = this.questions.filter((q) => !gone.has(q.id));
-    await this.save(this.saved());
+    await this.storage.delete([...gone]);
     return this.state();
   }
 
-  /** The set as stored (questions and runs), for persistence. */
+  /** The set as it is (questions and runs). */
   saved(): QuestionSet {
     return { questions: this.questions, runs: this.runs };
   }

@@ -92,8 +92,10 @@ describe('BM25 postings in storage', () => {
     const lexical = kinds.map((k) => packLexical(e, k)!);
     const p = new Persistence();
     await p.open();
-    const corpus = { docIds: e.corpus.docs.map((d) => d.id), structure: structureParams(), model: null };
-    expect(await p.saveImport(corpus, e.corpus.docs, packSplits(e), [], lexical)).toBe(true);
+    await p.claim('tab');
+    const corpus = { structure: structureParams(), model: null };
+    const splits = packSplits(e);
+    expect(await p.saveImport(corpus, e.corpus.docs.map((doc) => ({ doc, split: splits.get(doc.id) })), new Map(), [], lexical)).toBe(true);
     const db = await openDB('rag-context-lab');
     const stored = (await db.getAll('lexical')) as StoredLexical[];
     db.close();

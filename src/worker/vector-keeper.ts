@@ -68,6 +68,15 @@ export class VectorKeeper {
     for (const s of this.savedSemantic) if (s.tree === tree) this.semantic.add(storedKey(s.doc, 'semantic', s.tree));
   }
 
+  /**
+   * Another tab stored vectors or semantic chunks (this one follows it): the stored semantic
+   * chunks and this model's vectors are read again into `engine` (it makes none of its own).
+   */
+  async refresh(engine: RetrievalEngine): Promise<void> {
+    this.load(await this.persistence.semanticRecords());
+    await this.restoreInto(engine);
+  }
+
   /** A write soon (whole documents only): called on the job's progress. */
   schedule(engine: () => RetrievalEngine): void {
     if (this.timer) return;
@@ -80,7 +89,8 @@ export class VectorKeeper {
   /** Writes what `engine` has that is not stored yet (`partial`: documents embedded only in part too). False when it could not be stored. */
   save(engine: RetrievalEngine, partial: boolean): Promise<boolean> {
     const run = this.writing.then(async () => {
-      if (!this.persistence.on) return false;
+      // Only the tab that owns the lab writes (a tab that follows another reads what it stores).
+      if (!this.persistence.owner) return false;
       const { vectors, semantic } = this.pending(engine, partial);
       if (!vectors.length && !semantic.length) return true;
       const docs = new Set([...vectors, ...semantic].map((r) => r.doc));
@@ -109,13 +119,12 @@ export class VectorKeeper {
     for (const s of semantic) this.semantic.add(storedKey(s.doc, 'semantic', s.tree));
   }
 
-  /** Documents whose vectors no longer hold (removed, or their text for the model changed): stored ones are deleted. */
-  async forget(docIds: readonly string[], deleteStored: boolean): Promise<void> {
+  /** Documents whose vectors no longer hold (removed, or their text for the model changed; their stored records go with the document's). */
+  forget(docIds: readonly string[]): void {
     const gone = new Set(docIds);
     for (const key of [...this.vectors.keys()]) if (gone.has(key.split('\u0000')[0]!)) this.vectors.delete(key);
     for (const key of [...this.semantic]) if (gone.has(key.split('\u0000')[0]!)) this.semantic.delete(key);
     this.savedSemantic = this.savedSemantic.filter((s) => !gone.has(s.doc));
-    if (deleteStored) await this.persistence.forgetVectors(docIds);
   }
 
   /** The corpus was cleared: nothing is stored any more. */

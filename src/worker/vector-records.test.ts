@@ -87,7 +87,8 @@ describe('packs of many documents', () => {
 describe('an import stored as packs', () => {
   const S = 'sentence|none|org/m';
   const docs = ['One.', 'Two.', 'Three.'].map((t, i) => documentFromText(t, `d${i}.txt`));
-  const corpus = (ds = docs) => ({ docIds: ds.map((d) => d.id), structure: structureParams(), model: 'org/m' });
+  const corpus = () => ({ structure: structureParams(), model: 'org/m' });
+  const entries = (ds = docs) => ds.map((doc) => ({ doc }));
   const records = () => docs.map((d, i) => rec(d.id, S, [[i, i]]));
   const stored = async () => {
     const db = await openDB('rag-context-lab');
@@ -100,7 +101,8 @@ describe('an import stored as packs', () => {
     g.indexedDB = new IDBFactory();
     const p = new Persistence();
     await p.open();
-    expect(await p.saveImport(corpus(), docs, new Map(), records())).toBe(true);
+    await p.claim('tab');
+    expect(await p.saveImport(corpus(), entries(), new Map(), records())).toBe(true);
     expect(await stored()).toEqual({ packs: 1, own: 0 });
     const db = await openDB('rag-context-lab');
     const [pack] = (await db.getAll('vectorPacks')) as StoredPack[];
@@ -115,8 +117,9 @@ describe('an import stored as packs', () => {
     g.indexedDB = new IDBFactory();
     const p = new Persistence();
     await p.open();
-    await p.saveImport(corpus(), docs, new Map(), records());
-    await p.saveCorpus(corpus([docs[0]!, docs[2]!]), [docs[0]!, docs[2]!]);
+    await p.claim('tab');
+    await p.saveImport(corpus(), entries(), new Map(), records());
+    await p.removeDocuments([docs[1]!.id]);
     expect(await stored()).toEqual({ packs: 1, own: 0 });
     expect(view(await p.docVectorsOf('org/m'))).toEqual(view([records()[0]!, records()[2]!]));
     // A document's vectors dropped (its title changed): the same.
@@ -128,7 +131,8 @@ describe('an import stored as packs', () => {
     g.indexedDB = new IDBFactory();
     const p = new Persistence();
     await p.open();
-    await p.saveImport(corpus(), docs, new Map(), records());
+    await p.claim('tab');
+    await p.saveImport(corpus(), entries(), new Map(), records());
     await p.forgetVectors([docs[1]!.id]);
     expect(await stored()).toEqual({ packs: 1, own: 0 });
     expect(view(await p.docVectorsOf('org/m'))).toEqual(view([records()[0]!, records()[2]!]));
@@ -138,12 +142,13 @@ describe('an import stored as packs', () => {
     g.indexedDB = new IDBFactory();
     const p = new Persistence();
     await p.open();
-    await p.saveCorpus(corpus(), docs);
+    await p.claim('tab');
+    await p.addDocuments(entries(), corpus());
     const db = await openDB('rag-context-lab');
     await db.put('vectorPacks', packRecords(records()).packs[0]!, [S, 't', 'old']);
     db.close();
     expect(view(await p.docVectorsOf('org/m'))).toEqual(view(records()));
-    await p.saveCorpus(corpus([docs[1]!, docs[2]!]), [docs[1]!, docs[2]!]);
+    await p.removeDocuments([docs[0]!.id]);
     const again = await openDB('rag-context-lab');
     const packs = (await again.getAll('vectorPacks')) as StoredPack[];
     again.close();
@@ -155,10 +160,11 @@ describe('an import stored as packs', () => {
     g.indexedDB = new IDBFactory();
     const p = new Persistence();
     await p.open();
+    await p.claim('tab');
     const spy = vi.spyOn(IDBDatabase.prototype, 'transaction');
-    await p.saveImport(corpus(), docs, new Map(), records());
+    await p.saveImport(corpus(), entries(), new Map(), records());
     await p.saveDocVectors([rec(docs[0]!.id, S, [[7, 7]])], []);
-    await p.saveCorpus(corpus(), docs);
+    await p.removeDocuments([docs[2]!.id]);
     expect(spy.mock.calls.map((c) => [c[1], c[2]?.durability])).toEqual([['readwrite', 'relaxed'], ['readwrite', 'relaxed'], ['readwrite', undefined]]);
     spy.mockRestore();
   });
@@ -169,7 +175,8 @@ describe('an import stored as packs', () => {
       g.indexedDB = new IDBFactory();
       const p = new Persistence();
       await p.open();
-      await p.saveImport(corpus(), docs, new Map(), records());
+      await p.claim('tab');
+      await p.saveImport(corpus(), entries(), new Map(), records());
       await p.saveDocVectors([rec(docs[0]!.id, S, [[7, 7]])], []);
       expect(await stored()).toEqual({ packs: 1, own: 1 });
       expect(view(await p.docVectorsOf('org/m'))).toEqual(view([rec(docs[0]!.id, S, [[7, 7]]), records()[1]!, records()[2]!]));
@@ -183,8 +190,9 @@ describe('an import stored as packs', () => {
     g.indexedDB = new IDBFactory();
     const p = new Persistence();
     await p.open();
-    await p.saveImport(corpus(docs.slice(0, 2)), docs.slice(0, 2), new Map(), records().slice(0, 2));
-    await p.saveImport(corpus(), docs, new Map(), records().slice(2));
+    await p.claim('tab');
+    await p.saveImport(corpus(), entries(docs.slice(0, 2)), new Map(), records().slice(0, 2));
+    await p.saveImport(corpus(), entries(docs.slice(2)), new Map(), records().slice(2));
     expect(await stored()).toEqual({ packs: 2, own: 0 });
     expect(view(await p.docVectorsOf('org/m'))).toEqual(view(records()));
     await p.clear();

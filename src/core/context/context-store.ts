@@ -149,6 +149,17 @@ export class ContextStore {
     return this.runLog;
   }
 
+  /** Makes this store hold what `other` holds (contexts and runs), as changes: versions move on. */
+  assign(other: ContextStore): void {
+    for (const key of [...this.map.keys()]) if (!other.has(key)) this.delete(key);
+    for (const e of other.entries()) {
+      const c = this.map.get(e.key);
+      if (!c || JSON.stringify(c) !== JSON.stringify(e.context)) this.set(e.key, e.context);
+    }
+    this.runLog.splice(0, this.runLog.length, ...other.runs);
+    this.total++;
+  }
+
   /** Every context with its unit's identity, in insertion order. */
   *entries(): IterableIterator<{ key: string; doc: string; kind: ContextUnitKind; start: number; end: number; context: UnitContext }> {
     for (const [key, context] of this.map) yield { key, ...parseKey(key), context };
