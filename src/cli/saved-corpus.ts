@@ -9,6 +9,7 @@ import type { UnitKind } from '../core/retrieve/params';
 import { DEFAULT_PACKED } from '../core/structure/packed-chunks';
 import { DEFAULT_SEMANTIC } from '../core/structure/semantic-chunks';
 import type { Document } from '../core/types';
+import { addStoredDocuments, packSplits, type SavedSplit } from '../worker/saved-split';
 import { savedEmbedderValues } from './embedder-options';
 import { makeEngine } from './engine-setup';
 import { chunkers, lexicalChoices, type Values } from './options';
@@ -25,6 +26,36 @@ export interface SavedCorpus {
   semantic?: { start: number; end: number }[][];
   /** Situating contexts (--contextual), as the lab saves them: a query over the corpus sends none of them again. */
   contexts?: SavedContexts;
+  /**
+   * Each document's split (sentences, token counts, naive chunks) as the lab stores it, base64
+   * Int32Arrays by document id: a query takes them instead of segmenting and counting tokens
+   * again, most of its start. Used only when made the same way (splitKey); else split again.
+   */
+  splits?: Record<string, { key: string; sentences: string; chunks: string }>;
+}
+
+/** The engine's splits for a saved corpus. */
+export function savedSplits(engine: RetrievalEngine): NonNullable<SavedCorpus['splits']> {
+  const b64 = (v: Int32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64');
+  return Object.fromEntries([...packSplits(engine)].map(([id, s]) => [id, { key: s.key, sentences: b64(s.sentences), chunks: b64(s.chunks) }]));
+}
+
+/** A saved corpus's splits as addStoredDocuments takes them; a damaged entry is left out (its document is split again). */
+function readSplits(saved: SavedCorpus['splits']): Map<string, SavedSplit> {
+  const out = new Map<string, SavedSplit>();
+  const ints = (b64: unknown) => {
+    if (typeof b64 !== 'string') return null;
+    const buf = Buffer.from(b64, 'base64');
+    // Copied: a Buffer may sit at any offset of a shared pool, and an Int32Array needs 4-byte alignment.
+    return buf.byteLength % 4 ? null : new Int32Array(new Uint8Array(buf).buffer);
+  };
+  if (!saved || typeof saved !== 'object') return out;
+  for (const [id, s] of Object.entries(saved)) {
+    const sentences = ints(s?.sentences);
+    const chunks = ints(s?.chunks);
+    if (sentences && chunks && typeof s.key === 'string') out.set(id, { key: s.key, sentences, chunks });
+  }
+  return out;
 }
 
 export async function engineFromSaved(values: Values, path: string): Promise<RetrievalEngine> {
@@ -42,7 +73,7 @@ export async function engineFromSaved(values: Values, path: string): Promise<Ret
   // The analyzer and BM25 variant only change the lexical indexes: free to choose here.
   // So are the packed and semantic chunk options: a saved corpus holds no vectors of either, both are made again.
   const fresh = await makeEngine({ ...values, ...chosen }, { ...saved.structure, ...chunkers(values, saved.structure), lexical: lexicalChoices(values)[0]! });
-  fresh.addDocuments(saved.docs);
+  addStoredDocuments(fresh, saved.docs, readSplits(saved.splits));
   if (saved.contexts) {
     try {
       for (const e of ContextStore.fromJSON(saved.contexts).entries()) fresh.contexts.store.set(e.key, e.context);

@@ -12,7 +12,7 @@ import { applyLateChunking } from '../late-chunking-cli';
 import { engineFromBundle } from '../export-commands';
 import { exportDeps } from '../export-deps';
 import { structure, type Values } from '../options';
-import type { SavedCorpus } from '../saved-corpus';
+import { savedSplits, type SavedCorpus } from '../saved-corpus';
 import { renderTable } from '../table';
 import { UsageError } from '../usage';
 
@@ -42,7 +42,7 @@ export async function cmdIndex(values: Values, files: string[]): Promise<void> {
   const vectors = Object.fromEntries(
     engine.snapshotVectors('current').map(({ key, data: v }) => [RetrievalEngine.kindOf(key), Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64')]),
   );
-  const saved: SavedCorpus = { format: 'rag-lab-corpus', version: 1, embedder: engine.embedder?.model ?? null, structure: engine.structure, docs, vectors, ...(engine.embedder ? { semantic: engine.semanticChunks() } : {}), ...(engine.contexts.store.count() ? { contexts: engine.contexts.store.toJSON() } : {}) };
+  const saved: SavedCorpus = { format: 'rag-lab-corpus', version: 1, embedder: engine.embedder?.model ?? null, structure: engine.structure, docs, vectors, splits: savedSplits(engine), ...(engine.embedder ? { semantic: engine.semanticChunks() } : {}), ...(engine.contexts.store.count() ? { contexts: engine.contexts.store.toJSON() } : {}) };
   // Whole or not at all: a failed run never leaves a half-written corpus in place of a good one.
   writeFileAtomic(values.out, JSON.stringify(saved));
   const c = engine.corpus;
