@@ -1,53 +1,21 @@
-import 'fake-indexeddb/auto';
-import { IDBFactory } from 'fake-indexeddb';
-import { afterEach, describe, expect, it } from 'vitest';
-import { RpcClient } from '../rpc/client';
-import { serve } from '../rpc/server';
-import { RpcError, type RpcPort } from '../rpc/wire';
-import { Lab } from './lab';
-import { labHandlers } from './lab-handlers';
+import { describe, expect, it } from 'vitest';
+import { RpcError } from '../rpc/wire';
+import { file, labHarness } from './lab-harness';
 import { Persistence } from './persistence';
-import { LAB_TAG, type InitOptions, type LabApi, type LabEvents, type WorkerStatus } from './protocol';
+import type { WorkerStatus } from './protocol';
 
 /**
  * Two tabs' labs on one storage (fake-indexeddb), each behind its RPC as the page sees it; they
  * hear each other on the lab's BroadcastChannel (Node has one). The page's Web Lock is played
  * by the test: it says which lab owns (init's `owner`, own, yieldLab).
  */
-const g = globalThis as { indexedDB?: unknown };
-const original = g.indexedDB;
-let channels: MessageChannel[] = [];
-afterEach(() => {
-  g.indexedDB = original;
-  for (const c of channels) {
-    c.port1.close();
-    c.port2.close();
-  }
-  channels = [];
-});
-
-const OPTIONS: InitOptions = { modelsUrl: 'http://127.0.0.1/models/', ortWasm: { mjs: '', wasm: '' }, threads: 1, pdfWorkerUrl: '', voyWasm: '' };
+const { startLab, freshStorage } = labHarness();
 
 async function tab(owner: boolean) {
-  const channel = new MessageChannel();
-  channels.push(channel);
-  let latest: WorkerStatus | null = null;
-  const server = serve<LabApi, LabEvents>(channel.port1 as unknown as RpcPort, LAB_TAG, labHandlers(async () => lab));
-  const lab = new Lab((s) => server.emit('status', s), (work) => server.serial(work));
-  const client = new RpcClient<LabApi, LabEvents>(channel.port2 as unknown as RpcPort, LAB_TAG);
-  client.on('status', (s) => (latest = s));
-  latest = (await client.request('init', { options: { ...OPTIONS, owner } }).promise).status;
-  /** Waits until the tab's last status shows `what`. */
-  const until = async (what: (s: WorkerStatus) => boolean) => {
-    for (let i = 0; i < 200 && !what(latest!); i++) await new Promise((r) => setTimeout(r, 25));
-    expect(what(latest!), JSON.stringify({ owner: latest!.lab, docs: latest!.docs.map((d) => d.title) })).toBe(true);
-    return latest!;
-  };
-  return { client, until, lab, titles: () => latest!.docs.map((d) => d.title) };
+  const { client, until, lab, latest } = await startLab({ owner });
+  return { client, until, lab, titles: () => latest().docs.map((d) => d.title) };
 }
 
-const enc = new TextEncoder();
-const file = (name: string, text: string) => ({ name, bytes: enc.encode(text).buffer as ArrayBuffer });
 const TEA = '# Tea\n\nBlack tea is fully oxidised before drying. Green tea is steamed to stop oxidation.';
 const HARBOUR = '# Harbour\n\nThe harbour opens at dawn. Fishing boats leave before six.';
 const QUAY = '# Quay\n\nThe quay is stone. Its bollards are iron.';
@@ -64,7 +32,7 @@ async function refusal(p: Promise<unknown>): Promise<string> {
 
 describe('two tabs of the lab', () => {
   it('the tab that does not own the lab follows what the owner stores, refuses changes, and takes over without losing either tab\'s work', async () => {
-    g.indexedDB = new IDBFactory();
+    freshStorage();
     const a = await tab(true);
     const b = await tab(false);
     expect(b.lab.ownsLab).toBe(false);

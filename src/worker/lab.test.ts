@@ -1,46 +1,12 @@
-import 'fake-indexeddb/auto';
-import { IDBFactory } from 'fake-indexeddb';
-import { afterEach, describe, expect, it } from 'vitest';
-import { RpcClient } from '../rpc/client';
-import { serve } from '../rpc/server';
-import { RpcError, type RpcPort } from '../rpc/wire';
+import { describe, expect, it } from 'vitest';
+import { RpcError } from '../rpc/wire';
 import { retrievalParams } from '../core/retrieve/params';
-import { Lab } from './lab';
-import { labHandlers } from './lab-handlers';
-import { LAB_TAG, type ColumnSpec, type InitOptions, type LabApi, type LabEvents, type WorkerStatus } from './protocol';
+import { file, labHarness } from './lab-harness';
+import type { ColumnSpec } from './protocol';
 
-/**
- * The lab as the page sees it: its handler table served on one end of a MessageChannel, the
- * RPC client on the other, BM25 only (no model), storage in fake-indexeddb.
- */
-const g = globalThis as { indexedDB?: unknown };
-const original = g.indexedDB;
-let channels: MessageChannel[] = [];
-afterEach(() => {
-  g.indexedDB = original;
-  for (const c of channels) {
-    c.port1.close();
-    c.port2.close();
-  }
-  channels = [];
-});
+/** The lab as the page sees it (src/worker/lab-harness.ts), BM25 only. */
+const { startLab, freshStorage } = labHarness();
 
-const OPTIONS: InitOptions = { modelsUrl: 'http://127.0.0.1/models/', ortWasm: { mjs: '', wasm: '' }, threads: 1, pdfWorkerUrl: '', voyWasm: '' };
-
-async function startLab(options: Partial<InitOptions> = {}) {
-  const channel = new MessageChannel();
-  channels.push(channel);
-  const statuses: WorkerStatus[] = [];
-  const server = serve<LabApi, LabEvents>(channel.port1 as unknown as RpcPort, LAB_TAG, labHandlers(async () => lab));
-  const lab = new Lab((s) => server.emit('status', s));
-  const client = new RpcClient<LabApi, LabEvents>(channel.port2 as unknown as RpcPort, LAB_TAG);
-  client.on('status', (s) => statuses.push(s));
-  const init = await client.request('init', { options: { ...OPTIONS, ...options } }).promise;
-  return { client, init, statuses };
-}
-
-const enc = new TextEncoder();
-const file = (name: string, text: string) => ({ name, bytes: enc.encode(text).buffer as ArrayBuffer });
 
 const TEA = '# Tea\n\nBlack tea is fully oxidised before drying. Green tea is steamed to stop oxidation. Oolong sits between the two.';
 const SENTENCE: ColumnSpec = { id: 'sentence', label: 'Sentence hits', strategy: 'sentence', retriever: 'bm25', rerank: false };
@@ -48,7 +14,7 @@ const FUSION: ColumnSpec = { id: 'fusion', label: 'Query fusion', strategy: 'win
 
 describe('the lab worker, through its RPC', () => {
   it('indexes, searches and answers with views of the blocks', async () => {
-    g.indexedDB = new IDBFactory();
+    freshStorage();
     const { client, statuses } = await startLab({ fresh: true });
     const seen: string[] = [];
     const added = await client.request('addFiles', { files: [file('tea.md', TEA), file('tea-copy.md', TEA)] }, { onProgress: (p) => seen.push(`${p.file}:${p.stage}`) }).promise;
@@ -66,7 +32,7 @@ describe('the lab worker, through its RPC', () => {
   });
 
   it('the columns the page shows come first, in a message of their own; the answer holds the others', async () => {
-    g.indexedDB = new IDBFactory();
+    freshStorage();
     const { client } = await startLab({ fresh: true });
     await client.request('addText', { name: 'Pasted text 1', text: TEA }).promise;
     const WINDOW: ColumnSpec = { id: 'window', label: 'Sentence window', strategy: 'window', retriever: 'bm25', rerank: false };
@@ -86,7 +52,7 @@ describe('the lab worker, through its RPC', () => {
   });
 
   it('a new analyzer or BM25 variant rebuilds only the lexical index: the next search scores with it', async () => {
-    g.indexedDB = new IDBFactory();
+    freshStorage();
     const { client, statuses } = await startLab({ fresh: true });
     await client.request('addText', { name: 'Pasted text 1', text: TEA }).promise;
     const ask = async () => (await client.request('search', { query: 'steaming green teas', params: retrievalParams({ topK: 1 }), columns: [SENTENCE] }).promise).columns[0]!.result.blocks;
@@ -105,7 +71,7 @@ describe('the lab worker, through its RPC', () => {
   });
 
   it('answers with codes, not sentences: fusion without variants, the map without vectors, lost documents', async () => {
-    g.indexedDB = new IDBFactory();
+    freshStorage();
     const { client } = await startLab({ fresh: true });
     await client.request('addText', { name: 'Pasted text 1', text: TEA }).promise;
     const r = await client.request('search', { query: 'green tea', params: retrievalParams(), columns: [FUSION] }).promise;
@@ -138,7 +104,7 @@ describe('the lab worker, through its RPC', () => {
   });
 
   it('a search does not wait behind indexing, and a cancel stops indexing with the files done kept', async () => {
-    g.indexedDB = new IDBFactory();
+    freshStorage();
     const { client } = await startLab({ fresh: true });
     await client.request('addText', { name: 'Pasted text 1', text: TEA }).promise;
     const files = Array.from({ length: 40 }, (_, i) => file(`note-${i}.txt`, `Note ${i} is about the harbour number h${i}x and its ${i} boats.`));
@@ -159,7 +125,7 @@ describe('the lab worker, through its RPC', () => {
   });
 
   it('a pause is answered at once, not after the files being added', async () => {
-    g.indexedDB = new IDBFactory();
+    freshStorage();
     const { client } = await startLab({ fresh: true });
     const files = Array.from({ length: 40 }, (_, i) => file(`note-${i}.txt`, `Note ${i} is about the harbour number h${i}x and its ${i} boats.`));
     const order: string[] = [];
@@ -172,7 +138,7 @@ describe('the lab worker, through its RPC', () => {
   });
 
   it('a new lab restores the stored corpus; removing and clearing replace the engine', async () => {
-    g.indexedDB = new IDBFactory();
+    freshStorage();
     const first = await startLab({ fresh: true });
     await first.client.request('addFiles', { files: [file('tea.md', TEA), file('harbour.txt', 'The harbour opens at dawn.')] }).promise;
     const second = await startLab();
@@ -195,7 +161,7 @@ describe('bundles, through the lab RPC', () => {
     client.request('search', { query, params: retrievalParams({ topK: 3 }), columns: [SENTENCE] }).promise.then((r) => r.columns[0]!.result.blocks.map((b) => `${b.docTitle}: ${b.text}`));
 
   it('exports the corpus as a zip, and a fresh lab imports it: the same documents, the same blocks, kept across a restart', async () => {
-    g.indexedDB = new IDBFactory();
+    freshStorage();
     const first = await startLab({ fresh: true });
     await first.client.request('addFiles', { files: [file('tea.md', TEA), file('harbour.md', HARBOUR)] }).promise;
     const phases: string[] = [];
@@ -213,7 +179,7 @@ describe('bundles, through the lab RPC', () => {
     const before = await ask(first.client, 'When does the harbour open?');
     expect(before[0]).toBe('Harbour: The harbour opens at dawn.');
 
-    g.indexedDB = new IDBFactory();
+    freshStorage();
     const second = await startLab({ fresh: true });
     const zip = await exported.zip.arrayBuffer();
     const imported = await second.client.request('importBundle', { name: 'bundle.zip', zip }, { transfer: [zip] }).promise;
@@ -227,7 +193,7 @@ describe('bundles, through the lab RPC', () => {
   });
 
   it('refuses a damaged zip, a zip without a manifest and an empty corpus, with the corpus unchanged', async () => {
-    g.indexedDB = new IDBFactory();
+    freshStorage();
     const { client } = await startLab({ fresh: true });
     const refusal = (p: Promise<unknown>) => p.then(() => null, (e: unknown) => e as RpcError);
     expect(await refusal(client.request('exportBundle', { strategy: 'window', params: retrievalParams(), questions: { source: 'typed', questions: [] } }).promise)).toMatchObject({ code: 'export-empty' });
@@ -254,7 +220,7 @@ describe('bundles, through the lab RPC', () => {
 
   /** A bundle of TEA and HARBOUR as the lab exports it (zip bytes). */
   async function teaHarbourZip(): Promise<Uint8Array> {
-    g.indexedDB = new IDBFactory();
+    freshStorage();
     const maker = await startLab({ fresh: true });
     await maker.client.request('addFiles', { files: [file('tea.md', TEA), file('harbour.md', HARBOUR)] }).promise;
     const { zip } = await maker.client.request('exportBundle', { strategy: 'window', params: retrievalParams({ retriever: 'bm25' }), questions: { source: 'typed', questions: ['green tea'] } }).promise;
@@ -268,7 +234,7 @@ describe('bundles, through the lab RPC', () => {
     const { unzipSync, zipSync } = await import('fflate');
     // The manifest alone: an import that read a table would fail on the missing file instead.
     const manifestOnly = zipSync({ 'manifest.json': unzipSync(bytes)['manifest.json']! });
-    g.indexedDB = new IDBFactory();
+    freshStorage();
     const { client } = await startLab({ fresh: true, memory: { overrideBytes: 1_000 } });
     await client.request('addText', { name: 'Pasted text 1', text: OPEN }).promise;
     const before = await ask(client, 'quokka');
@@ -290,7 +256,7 @@ describe('bundles, through the lab RPC', () => {
   });
 
   it('a dropped file too large for the tab is refused alone, by its estimate from its size; the others of the drop go in', async () => {
-    g.indexedDB = new IDBFactory();
+    freshStorage();
     // 20,000 bytes of text: about 200 sentences, ~152 kB in the engine; the small note: one sentence.
     const { client } = await startLab({ fresh: true, memory: { overrideBytes: 100_000 } });
     const big = file('big.txt', 'The harbour logbook lists ships and tides. '.repeat(465));
@@ -303,7 +269,7 @@ describe('bundles, through the lab RPC', () => {
 
   it('a cancelled import stops in the worker and leaves the corpus and its storage as before: no half-stored import, no notice', async () => {
     const bytes = await teaHarbourZip();
-    g.indexedDB = new IDBFactory();
+    freshStorage();
     // #faults: a bundle named __slow__ has every table read held back until it is cancelled.
     const { client } = await startLab({ fresh: true, faults: true });
     await client.request('addText', { name: 'Pasted text 1', text: OPEN }).promise;

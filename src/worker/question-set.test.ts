@@ -1,40 +1,12 @@
-import 'fake-indexeddb/auto';
-import { IDBFactory } from 'fake-indexeddb';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { retrievalParams } from '../core/retrieve/params';
-import { RpcClient } from '../rpc/client';
-import { serve } from '../rpc/server';
-import type { RpcPort } from '../rpc/wire';
-import { Lab } from './lab';
-import { labHandlers } from './lab-handlers';
-import { LAB_TAG, type EvalRunSpec, type InitOptions, type LabApi, type LabEvents } from './protocol';
+import { file, labHarness } from './lab-harness';
+import type { EvalRunSpec } from './protocol';
 import type { NewQuestion } from './question-protocol';
 import { describeSources } from '../core/questions/evaluate-set';
 
 /** The question set as the page sees it: the lab served over a MessageChannel, storage in fake-indexeddb. */
-const g = globalThis as { indexedDB?: unknown };
-const original = g.indexedDB;
-let channels: MessageChannel[] = [];
-afterEach(() => {
-  g.indexedDB = original;
-  for (const c of channels) {
-    c.port1.close();
-    c.port2.close();
-  }
-  channels = [];
-});
-
-const OPTIONS: InitOptions = { modelsUrl: 'http://127.0.0.1/models/', ortWasm: { mjs: '', wasm: '' }, threads: 1, pdfWorkerUrl: '', voyWasm: '' };
-
-async function startLab(options: Partial<InitOptions> = {}) {
-  const channel = new MessageChannel();
-  channels.push(channel);
-  const server = serve<LabApi, LabEvents>(channel.port1 as unknown as RpcPort, LAB_TAG, labHandlers(async () => lab));
-  const lab = new Lab((s) => server.emit('status', s));
-  const client = new RpcClient<LabApi, LabEvents>(channel.port2 as unknown as RpcPort, LAB_TAG);
-  const init = await client.request('init', { options: { ...OPTIONS, ...options } }).promise;
-  return { client, init };
-}
+const { startLab, freshStorage } = labHarness();
 
 const TEA = 'Black tea is fully oxidised before drying. Green tea is steamed to stop oxidation. Oolong sits between the two.';
 const HARBOUR = 'The harbour opens at dawn. Fishing boats leave before six.';
@@ -43,7 +15,7 @@ const span = (doc: string, text: string, part: string) => ({ doc, start: text.in
 
 describe('the question set in the worker', () => {
   it('keeps marked questions across a reload; a removed document leaves its question saying so, and adding it back restores it', async () => {
-    g.indexedDB = new IDBFactory();
+    freshStorage();
     const first = await startLab({ fresh: true });
     const added = await first.client.request('addText', { name: 'Pasted text 1', text: TEA }).promise;
     const tea = added.added[0]!.id;
@@ -85,7 +57,7 @@ describe('the question set in the worker', () => {
   });
 
   it('adds many at once, skipping with one line each the questions whose spans do not fit their document', async () => {
-    g.indexedDB = new IDBFactory();
+    freshStorage();
     const { client } = await startLab({ fresh: true });
     const tea = (await client.request('addText', { name: 'Pasted text 1', text: TEA }).promise).added[0]!.id;
     const questions: NewQuestion[] = [
@@ -117,7 +89,7 @@ describe('the question set in the worker', () => {
   });
 
   it('evaluates on the question set like on an imported one, saying where its questions came from; unanswerable ones are counted, not measured', async () => {
-    g.indexedDB = new IDBFactory();
+    freshStorage();
     const { client } = await startLab({ fresh: true });
     const tea = (await client.request('addText', { name: 'Pasted text 1', text: TEA }).promise).added[0]!.id;
     await client.request('questionsAdd', {
@@ -164,7 +136,7 @@ describe('the question set in the worker', () => {
   });
 
   it('a question that needs both its sentences is found only when both are handed over; one answer left needs nothing more', async () => {
-    g.indexedDB = new IDBFactory();
+    freshStorage();
     const { client } = await startLab({ fresh: true });
     const tea = (await client.request('addText', { name: 'Pasted text 1', text: TEA }).promise).added[0]!.id;
     const black = span(tea, TEA, 'Black tea is fully oxidised before drying.');
@@ -194,7 +166,7 @@ describe('the question set in the worker', () => {
   });
 
   it('says why there is nothing to evaluate', async () => {
-    g.indexedDB = new IDBFactory();
+    freshStorage();
     const { client } = await startLab({ fresh: true });
     await client.request('questionsAdd', { questions: [{ question: 'Anything?', answers: [], unanswerable: true, source: { kind: 'marked' } }] }).promise;
     const spec = { strategies: ['sentence'], retrievers: ['bm25'], budgets: [40], windows: false, thresholds: false, rrfGrid: false, headers: false, rerank: false, current: retrievalParams(), metric: 'answerInContext', questions: { subset: 'all' } } as EvalRunSpec;

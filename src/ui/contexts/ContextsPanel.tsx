@@ -17,6 +17,7 @@ import { isTestGenerator, useGeneration } from '../../state/generation';
 import { useCorpus, useView } from '../../state/stores';
 import { setStructure } from '../../state/controller';
 import './contexts.css';
+import { RunControls } from '../generate/RunControls';
 
 const KIND_WORDS: Record<ContextUnitKind, string> = { sentence: 'sentences', leaf: 'leaves', chunk: 'naive chunks', packed: 'sentence-packed chunks' };
 const KIND_ONE: Record<ContextUnitKind, string> = { sentence: 'sentence', leaf: 'leaf', chunk: 'naive chunk', packed: 'sentence-packed chunk' };
@@ -103,14 +104,7 @@ function Run() {
       {!run.error && run.firstFailure && <p className="g-warn">Some units failed and keep their plain text: {run.firstFailure}</p>}
       {(run.state === 'cancelled' || run.state === 'failed') && <p className="g-small">The contexts written are kept; units without one are retrieved by their plain text. Writing again sends only those.</p>}
       {busy && (
-        <div className="g-actions">
-          <button type="button" onClick={() => pauseContextRun(run.state !== 'paused')}>
-            {run.state === 'paused' ? 'Resume' : 'Pause'}
-          </button>
-          <button type="button" onClick={cancelContextRun}>
-            Cancel (keep what was written)
-          </button>
-        </div>
+        <RunControls paused={run.state === 'paused'} onPause={pauseContextRun} onCancel={cancelContextRun} kept="written" />
       )}
     </div>
   );

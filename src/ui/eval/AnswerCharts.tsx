@@ -3,10 +3,11 @@ import { useMemo } from 'react';
 import type { AnswerRankingMetric } from '../../core/answers/answer-metrics';
 import { answerPareto } from '../../core/answers/recommend';
 import { RETRIEVER_NAMES, type RetrieverName } from '../../core/retrieve/retrievers';
-import { strategyWords, type StrategyName } from '../../core/strategies/registry';
-import { columnColour, useScheme } from '../palette';
+import { strategyWords } from '../../core/strategies/registry';
+import { useScheme } from '../palette';
 import { ANSWER_METRIC_LABELS, answerWindowSeries, formatAnswerMetric, type AnsweredView } from './answer-analysis';
 import { paramsInWords, presentStrategies } from './analysis';
+import { frontierMarks, strategyScale } from './Charts';
 import { PlotFigure } from './PlotFigure';
 
 const WIDTH = 430;
@@ -81,10 +82,9 @@ function AnswerCostChart({ points, metric }: { points: AnsweredView[]; metric: A
       marginLeft: 44,
       x: { label: 'mean prompt tokens', grid: true, nice: true },
       y: { grid: true, nice: true, label: ANSWER_METRIC_LABELS[metric] },
-      color: { domain: strategies, range: strategies.map((s) => columnColour(s, scheme)), legend: true, tickFormat: (s: StrategyName) => strategyWords(s) },
+      color: strategyScale(strategies, scheme),
       marks: [
-        Plot.line(front, { x: 'tokens', y: 'value', curve: 'step-after', stroke: 'currentColor', strokeWidth: 1.2, strokeDasharray: '4,3' }),
-        Plot.dot(front, { x: 'tokens', y: 'value', r: 5.5, stroke: 'currentColor', strokeWidth: 1 }),
+        ...frontierMarks(front),
         Plot.dot(data, {
           x: 'tokens',
           y: 'value',

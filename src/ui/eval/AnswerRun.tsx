@@ -7,6 +7,7 @@ import { isTestGenerator, useGeneration } from '../../state/generation';
 import { useEval } from '../../state/stores';
 import { plural } from '../results/format';
 import { runWords } from './answer-analysis';
+import { RunControls } from '../generate/RunControls';
 
 const seconds = (s: number) => (s < 90 ? `${Math.max(1, Math.round(s))} s` : s < 5400 ? `${Math.round(s / 60)} min` : `${(s / 3600).toFixed(1)} h`);
 
@@ -107,14 +108,7 @@ function Progress() {
       {run.retry && active && <p className="g-small">{run.retry}</p>}
       {run.error && <p className="g-error">{run.error}</p>}
       {active && (
-        <div className="g-actions">
-          <button type="button" onClick={() => pauseAnswerRun(run.state !== 'paused')}>
-            {run.state === 'paused' ? 'Resume' : 'Pause'}
-          </button>
-          <button type="button" onClick={cancelAnswerRun}>
-            Cancel (keep what was made)
-          </button>
-        </div>
+        <RunControls paused={run.state === 'paused'} onPause={pauseAnswerRun} onCancel={cancelAnswerRun} />
       )}
     </div>
   );

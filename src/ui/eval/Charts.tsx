@@ -27,8 +27,16 @@ function retrieverScale(retrievers: RetrieverName[]): Plot.ScaleOptions {
 }
 
 /** Strategies in the columns' colours (one colour-blind-safe palette, see ../palette). */
-function strategyScale(strategies: StrategyName[], scheme: Scheme): Plot.ScaleOptions {
+export function strategyScale(strategies: StrategyName[], scheme: Scheme): Plot.ScaleOptions {
   return { domain: strategies, range: strategies.map((s) => columnColour(s, scheme)), legend: true, tickFormat: (s: StrategyName) => strategyWords(s) };
+}
+
+/** The cost–quality frontier (points with `tokens` and `value`): for its cost, nothing measured did better. */
+export function frontierMarks(frontier: readonly { tokens: number; value: number }[]): Plot.Markish[] {
+  return [
+    Plot.line(frontier, { x: 'tokens', y: 'value', curve: 'step-after', stroke: 'currentColor', strokeWidth: 1.2, strokeDasharray: '4,3' }),
+    Plot.dot(frontier, { x: 'tokens', y: 'value', r: 5.5, stroke: 'currentColor', strokeWidth: 1 }),
+  ];
 }
 
 /** Bars start at 0 on a 0–1 axis; lines and dots zoom to their values (metrics lie in 0–1). */
@@ -190,9 +198,7 @@ function CostChart({ points, metric }: { points: EvalPointView[]; metric: Metric
       color: strategyScale(strategies, scheme),
       symbol: presentRetrievers(points).length > 1 ? { legend: true, domain: presentRetrievers(points), tickFormat: (r: RetrieverName) => RETRIEVER_NAMES[r].long } : undefined,
       marks: [
-        // The frontier: for its cost, nothing measured did better.
-        Plot.line(frontier, { x: 'tokens', y: 'value', curve: 'step-after', stroke: 'currentColor', strokeWidth: 1.2, strokeDasharray: '4,3' }),
-        Plot.dot(frontier, { x: 'tokens', y: 'value', r: 5.5, stroke: 'currentColor', strokeWidth: 1 }),
+        ...frontierMarks(frontier),
         Plot.dot(data, {
           x: 'tokens',
           y: 'value',

@@ -21,6 +21,7 @@ import type { DocSummary } from '../../worker/protocol';
 const NO_DOCS: DocSummary[] = [];
 import { GenerationReview, seconds } from './GenerationReview';
 import './questions.css';
+import { RunControls } from '../generate/RunControls';
 
 const KIND_TEXT: Record<QuestionType, string> = {
   specific: 'Specific — one fact of one passage',
@@ -137,14 +138,7 @@ function Progress() {
         </span>
       </div>
       {run.retry && <p className="g-small">{run.retry}</p>}
-      <div className="g-actions">
-        <button type="button" onClick={() => pauseQuestionRun(run.state !== 'paused')}>
-          {run.state === 'paused' ? 'Resume' : 'Pause'}
-        </button>
-        <button type="button" onClick={cancelQuestionRun}>
-          Cancel (keep what was made)
-        </button>
-      </div>
+      <RunControls paused={run.state === 'paused'} onPause={pauseQuestionRun} onCancel={cancelQuestionRun} />
     </div>
   );
 }
