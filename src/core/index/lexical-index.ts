@@ -1,5 +1,5 @@
 import MiniSearch, { type Options } from 'minisearch';
-import { analyze, WordMemo } from './analyzer';
+import { analyze, analyzeEach, WordMemo } from './analyzer';
 import { TopK } from './top-k';
 import type { Allow, Hit } from './vector-index';
 import { BM25_PARAMS, DEFAULT_LEXICAL, LUCENE_BM25_PARAMS, lexicalKey, type LexicalParams } from './lexical-params';
@@ -136,10 +136,10 @@ export class LexicalIndex {
   /** Adds units with ids size … size+n-1, each tokenised for its own language. */
   add(texts: string[], languages: string[] | string = 'en'): void {
     this.reference = null;
-    const memo = new WordMemo();
-    texts.forEach((text, i) => {
-      this.language = typeof languages === 'string' ? languages : (languages[i] ?? 'en');
-      this.addUnit(analyze(text, this.language, this.params.analyzer, memo));
+    const languageOf = typeof languages === 'string' ? () => languages : (i: number) => languages[i] ?? 'en';
+    analyzeEach(texts, languageOf, this.params.analyzer, new WordMemo(), (i, terms) => {
+      this.language = languageOf(i);
+      this.addUnit(terms);
     });
     // Compacting when the log outgrows the table keeps both small and the work linear overall.
     if (this.log.n > Math.max(1 << 16, this.table.length)) this.compact();
