@@ -1,5 +1,5 @@
 /**
- * npx tsx scripts/bench/embedders-bench.ts [--out FILE] [--quick] [--no-browser] [--only endpoint|node|tab] [--limit TEXTS_PER_S]
+ * npx tsx scripts/bench/embedders-bench.ts [--out FILE] [--quick] [--no-browser] [--only endpoint|node|tab|split] [--limit TEXTS_PER_S]
  *
  * Embedding models (issue 31), three numbers:
  *  - staticToMiniLM: sentences per second of the generated static stand-in (Model2Vec-shaped,
@@ -9,6 +9,8 @@
  *    embedding stage only. Node's ratio is printed beside it.
  *  - static100kTabSeconds: 100,000 sentences indexed with static vectors in that tab (parse,
  *    split and embed; the model already loaded).
+ *  - split100kTabSeconds: the same 100,000 sentences from text to searchable by BM25 in a fresh
+ *    tab worker (parse, split, the first BM25 search; the model loaded for its tokenizer only).
  *  - endpointShareOfLimit: 10,000 sentences through EndpointEmbedder with its default batch and
  *    concurrency against the mock server (its own process) limited to LIMIT texts a second (500):
  *    achieved texts/s ÷ LIMIT.
@@ -31,13 +33,15 @@ import type { IndexingRequest, IndexingResult } from './browser/protocol';
 export interface EmbeddersBench {
   staticToMiniLM: number | null;
   static100kTabSeconds: number | null;
+  split100kTabSeconds: number | null;
   endpointShareOfLimit: number | null;
   detail: Record<string, unknown>;
 }
 
 const { values } = parseArgs({ options: { out: { type: 'string' }, quick: { type: 'boolean' }, 'no-browser': { type: 'boolean' }, only: { type: 'string' }, limit: { type: 'string' } } });
 const quick = Boolean(values.quick);
-const want = (part: 'endpoint' | 'node' | 'tab') => !values.only || values.only === part;
+/** `tab` runs the three tab rows; `split` the split row alone (for A/B runs of the splitter). */
+const want = (part: 'endpoint' | 'node' | 'tab' | 'split') => !values.only || values.only === part || (part === 'split' && values.only === 'tab');
 const log = (s: string) => process.stderr.write(`[embedders] ${s}\n`);
 const STAND_IN = resolve(PROJECT_ROOT, '../shared/models/stand-ins/minilm-l6-shape-random');
 const STATIC_DIR = resolve(PROJECT_ROOT, 'public/models/rag-lab/test-static-embedder');
@@ -98,7 +102,7 @@ async function nodeRatio(texts: string[]): Promise<{ miniLM: number; static: num
   return { miniLM, static: (texts.length * reps) / ((performance.now() - t0) / 1000) };
 }
 
-async function browserRuns(): Promise<{ miniLM: IndexingResult; static: IndexingResult; big: IndexingResult }> {
+async function browserRuns(): Promise<{ miniLM?: IndexingResult; static?: IndexingResult; big?: IndexingResult; split?: IndexingResult }> {
   const outDir = join(CACHE, 'harness-embedders');
   log('building the harness page…');
   await build({ configFile: resolve(import.meta.dirname, 'vite.bench.config.ts'), logLevel: 'warn', build: { outDir, emptyOutDir: true } });
@@ -113,22 +117,28 @@ async function browserRuns(): Promise<{ miniLM: IndexingResult; static: Indexing
     page.on('pageerror', (e) => log(`page error: ${e.message}`));
     await page.goto(`${server.origin}/`);
     await page.waitForFunction(() => (window as unknown as { benchReady?: boolean }).benchReady === true, null, { timeout: 60_000 });
-    const run = (req: Omit<IndexingRequest, 'ortWasm' | 'modelsUrl' | 'mode' | 'threads' | 'slice'>) =>
+    const run = (req: Omit<IndexingRequest, 'ortWasm' | 'modelsUrl' | 'mode' | 'threads' | 'slice'>, mode: IndexingRequest['mode'] = 'app') =>
       page.evaluate((r) => (window as unknown as { benchIndexing: (x: unknown) => Promise<IndexingResult> }).benchIndexing(r), {
         ...req,
-        mode: 'app',
+        mode,
         threads: 2,
         slice: 256,
         modelsUrl: `${server.origin}/models/`,
       } satisfies Omit<IndexingRequest, 'ortWasm'>);
     const small = { docUrl: `${server.origin}/bench-data/small.txt`, docName: 'small.txt' };
-    log(`MiniLM stand-in, ${RATIO_SENTENCES} sentences, tab…`);
-    const miniLM = await run({ ...small, model: MINILM_ID, dtype: 'q8', onnxFile: 'onnx/model_quantized.onnx', batchSize: 16 });
-    log(`static stand-in, the same sentences, tab…`);
-    const stat = await run({ ...small, model: STATIC_ID, dtype: 'fp32', onnxFile: 'onnx/model.onnx', batchSize: 256 });
-    log(`static stand-in, ${BIG.toLocaleString('en')} sentences, tab…`);
-    const big = await run({ docUrl: `${server.origin}/bench-data/big.txt`, docName: 'big.txt', model: STATIC_ID, dtype: 'fp32', onnxFile: 'onnx/model.onnx', batchSize: 256 });
-    return { miniLM: { ...miniLM, texts: [] }, static: { ...stat, texts: [] }, big: { ...big, texts: [] } };
+    const bigDoc = { docUrl: `${server.origin}/bench-data/big.txt`, docName: 'big.txt', model: STATIC_ID, dtype: 'fp32', onnxFile: 'onnx/model.onnx', batchSize: 256 } as const;
+    const out: Awaited<ReturnType<typeof browserRuns>> = {};
+    if (want('tab')) {
+      log(`MiniLM stand-in, ${RATIO_SENTENCES} sentences, tab…`);
+      out.miniLM = { ...(await run({ ...small, model: MINILM_ID, dtype: 'q8', onnxFile: 'onnx/model_quantized.onnx', batchSize: 16 })), texts: [] };
+      log(`static stand-in, the same sentences, tab…`);
+      out.static = { ...(await run({ ...small, model: STATIC_ID, dtype: 'fp32', onnxFile: 'onnx/model.onnx', batchSize: 256 })), texts: [] };
+      log(`static stand-in, ${BIG.toLocaleString('en')} sentences, tab…`);
+      out.big = { ...(await run(bigDoc)), texts: [] };
+    }
+    log(`split: ${BIG.toLocaleString('en')} sentences to the first BM25 answer, tab…`);
+    out.split = await run(bigDoc, 'split');
+    return out;
   } finally {
     await page.close();
     await browser.close();
@@ -154,7 +164,7 @@ async function endpointShare(texts: string[]): Promise<{ seconds: number; textsP
 }
 
 const all = sentencesOf(sentencesText(Math.max(RATIO_SENTENCES, ENDPOINT_SENTENCES) + 500));
-const result: EmbeddersBench = { staticToMiniLM: null, static100kTabSeconds: null, endpointShareOfLimit: null, detail: {} };
+const result: EmbeddersBench = { staticToMiniLM: null, static100kTabSeconds: null, split100kTabSeconds: null, endpointShareOfLimit: null, detail: {} };
 const rows: (string | number)[][] = [];
 
 if (want('endpoint')) {
@@ -173,16 +183,23 @@ rows.push([`Node: MiniLM stand-in (q8)`, node.miniLM.toFixed(0), '', '']);
 rows.push([`Node: static stand-in`, node.static.toFixed(0), '', `×${(node.static / node.miniLM).toFixed(0)} MiniLM`]);
 }
 
-if (!values['no-browser'] && want('tab')) {
+if (!values['no-browser'] && (want('tab') || want('split'))) {
   try {
     const b = await browserRuns();
     const perS = (r: IndexingResult) => r.sentences / (r.stages.embedMs! / 1000);
-    result.staticToMiniLM = perS(b.static) / perS(b.miniLM);
-    result.static100kTabSeconds = b.big.totalMs / 1000;
-    result.detail.browser = { miniLM: b.miniLM, static: b.static, big: b.big };
-    rows.push([`tab: MiniLM stand-in, ${b.miniLM.sentences} sentences`, perS(b.miniLM).toFixed(0), (b.miniLM.stages.embedMs! / 1000).toFixed(1), '']);
-    rows.push([`tab: static stand-in, same sentences`, perS(b.static).toFixed(0), (b.static.stages.embedMs! / 1000).toFixed(2), `×${result.staticToMiniLM.toFixed(0)} MiniLM`]);
-    rows.push([`tab: static stand-in, ${b.big.sentences.toLocaleString('en')} sentences (parse+split+embed)`, (b.big.sentences / (b.big.totalMs / 1000)).toFixed(0), result.static100kTabSeconds.toFixed(1), `embed ${(b.big.stages.embedMs! / 1000).toFixed(1)} s`]);
+    result.detail.browser = b;
+    if (b.miniLM && b.static && b.big) {
+      result.staticToMiniLM = perS(b.static) / perS(b.miniLM);
+      result.static100kTabSeconds = b.big.totalMs / 1000;
+      rows.push([`tab: MiniLM stand-in, ${b.miniLM.sentences} sentences`, perS(b.miniLM).toFixed(0), (b.miniLM.stages.embedMs! / 1000).toFixed(1), '']);
+      rows.push([`tab: static stand-in, same sentences`, perS(b.static).toFixed(0), (b.static.stages.embedMs! / 1000).toFixed(2), `×${result.staticToMiniLM.toFixed(0)} MiniLM`]);
+      rows.push([`tab: static stand-in, ${b.big.sentences.toLocaleString('en')} sentences (parse+split+embed)`, (b.big.sentences / (b.big.totalMs / 1000)).toFixed(0), result.static100kTabSeconds.toFixed(1), `parse ${(b.big.stages.parseMs! / 1000).toFixed(1)} s, split ${(b.big.stages.splitMs! / 1000).toFixed(1)} s, embed ${(b.big.stages.embedMs! / 1000).toFixed(1)} s`]);
+    }
+    if (b.split) {
+      const s = b.split;
+      result.split100kTabSeconds = s.totalMs / 1000;
+      rows.push([`tab: ${s.sentences.toLocaleString('en')} sentences, text to the first BM25 answer`, (s.sentences / (s.totalMs / 1000)).toFixed(0), result.split100kTabSeconds.toFixed(1), `parse ${(s.stages.parseMs! / 1000).toFixed(1)} s, split ${(s.stages.splitMs! / 1000).toFixed(1)} s, BM25 ${(s.stages.bm25Ms! / 1000).toFixed(1)} s`]);
+    }
   } catch (e) {
     result.detail.browserError = (e as Error).message;
     rows.push(['tab runs', 'failed', '', (e as Error).message.split('\n')[0]!]);

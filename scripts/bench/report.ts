@@ -83,10 +83,17 @@ export interface BenchInputs {
   /** Loader speed per document format and OCR seconds per page (formats-bench.ts); null when not run. */
   formats?: FormatRow[] | null;
   /** Embedding models (embedders-bench.ts); null when not run. */
-  embedders?: Pick<EmbeddersBench, 'staticToMiniLM' | 'static100kTabSeconds' | 'endpointShareOfLimit'> | null;
+  embedders?: BenchEmbedders | null;
   /** Painting the answer beside the worker's time (render-bench.ts); null when not run. */
   render?: RenderBench | null;
+  /** The sections that ended, in order (run.ts writes the report after each). */
+  sectionsDone?: string[];
+  /** Every section ran: false in a report written after one section, or when the run was cut short. */
+  complete?: boolean;
 }
+
+/** What the report keeps of embedders-bench.ts. */
+export type BenchEmbedders = Pick<EmbeddersBench, 'staticToMiniLM' | 'static100kTabSeconds' | 'split100kTabSeconds' | 'endpointShareOfLimit'>;
 
 type Latency = { p50Ms: number; p95Ms: number };
 
@@ -118,8 +125,10 @@ export interface BenchReport {
   scaleBySize: Record<string, ScaleResult>;
   ann1m: Ann1m | null;
   formats: FormatRow[] | null;
-  embedders: Pick<EmbeddersBench, 'staticToMiniLM' | 'static100kTabSeconds' | 'endpointShareOfLimit'> | null;
+  embedders: BenchEmbedders | null;
   render: RenderBench | null;
+  sectionsDone: string[];
+  complete: boolean;
 }
 
 /** The approximate index at a million sentence vectors against the exact scan. */
@@ -185,6 +194,8 @@ export function benchReport(i: BenchInputs): BenchReport {
     formats: i.formats ?? null,
     embedders: i.embedders ?? null,
     render: i.render ?? null,
+    sectionsDone: [...(i.sectionsDone ?? [])],
+    complete: i.complete ?? true,
   };
 }
 

@@ -17,12 +17,15 @@
  *  8. (printed last) the vector index at 10k, 100k and 1M real-sentence vectors: exact scan
  *     against the approximate index (scale-bench.ts); --quick runs 10k only;
  *  9. loader speed per document format, OCR seconds per scanned page (formats-bench.ts);
- * 10. embedding models: static stand-in vs MiniLM-shaped stand-in in a tab, 100k static sentences, endpoint share of a mock's limit (embedders-bench.ts).
+ * 10. embedding models: static stand-in vs MiniLM-shaped stand-in in a tab, 100k static sentences, the same 100k
+ *     sentences from text to the first BM25 answer (split100kTabSeconds), endpoint share of a mock's limit (embedders-bench.ts).
+ *
+ * With --json FILE the report is written after every section (sectionsDone), so a run cut short still reports.
  * 11. rendering: Enter → answer painted and a 250-step slider drag at top-k 100, windows 10/10 on
  *     the sample corpus (BM25), beside the worker's own time (render-bench.ts).
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -33,7 +36,7 @@ import { browserImportBench, type BrowserImport } from './browser-import';
 import { RENDER_HEADER, renderBench, renderRows, type RenderBench } from './render-bench';
 import { CACHE, coldStart, indexingBench, launch, type ColdStart, type IndexingBench } from './browser-bench';
 import { pickModel, PROJECT_ROOT, round } from './common';
-import { benchReport, type BackendRow, type ExportRow, type NodeBench, type ScaleResult } from './report';
+import { benchReport, type BackendRow, type BenchEmbedders, type ExportRow, type NodeBench, type ScaleResult } from './report';
 import type { ScaleRow } from './scale-bench';
 import type { FormatRow } from './formats-bench';
 import type { EmbeddersBench } from './embedders-bench';
@@ -78,9 +81,47 @@ const machine = `${cpu[0]?.model ?? 'unknown CPU'} · ${cpu.length} cores · ${(
 console.log(`machine: ${machine}`);
 console.log(`model:   ${model.label}${quick ? '\nQUICK run: smaller sizes, fewer queries' : ''}`);
 
+// ---- results, each filled in as its section ends ------------------------------------------------
+const engineRuns: NodeBench[] = [];
+const backends: BackendRow[] = [];
+const exports: ExportRow[] = [];
+const scale: ScaleResult[] = [];
+let formats: FormatRow[] | null = null;
+let formatsTable = '';
+let embedders: BenchEmbedders | null = null;
+let embeddersTable = '';
+let indexing: IndexingBench | null = null;
+let cold: ColdStart | null = null;
+let indexingError: string | null = null;
+let coldError: string | null = null;
+let browserImport: BrowserImport | null = null;
+let render: RenderBench | null = null;
+let renderError: string | null = null;
+const sectionsDone: string[] = [];
+
+/**
+ * Writes the --json report from the sections that have ended, after each of them (through a
+ * temporary file, so a reader never sees half a report): a run cut short — a time limit, Ctrl-C,
+ * a section that hangs — still leaves every finished section's result. `complete` only at the end.
+ */
+function saveReport(section: string | null, complete = false): void {
+  if (section) sectionsDone.push(section);
+  if (!values.json) return;
+  const report = benchReport({ machine, model: model.label, quick, indexing, indexingError, engineRuns, backends, exports, browserImport, cold, coldError, scale, formats, embedders, render, sectionsDone, complete });
+  writeFileSync(`${values.json}.part`, JSON.stringify(report, null, 2));
+  renameSync(`${values.json}.part`, values.json);
+}
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    log(`${signal}: writing the report of the ${sectionsDone.length} sections that ended`);
+    saveReport(null);
+    process.exit(130);
+  });
+}
+saveReport(null);
+
 // ---- 2–4: engine in Node -------------------------------------------------------------------
 const sizes = !want('engine') ? [] : quick ? [2000, 10000] : [10000, 100000, 1_000_000];
-const engineRuns: NodeBench[] = [];
 for (const n of sizes) {
   log(`engine at ${n} sentences (Node, random unit vectors)…`);
   const out = join(CACHE, `engine-${n}.json`);
@@ -92,39 +133,38 @@ for (const n of sizes) {
     continue;
   }
   engineRuns.push(JSON.parse(readFileSync(out, 'utf8')) as NodeBench);
+  saveReport(`engine ${n}`);
 }
 
 // ---- 5: index backends -----------------------------------------------------------------------
-const backends: BackendRow[] = [];
 for (const n of !want('backends') ? [] : quick ? [1000, 10000] : [1000, 10000, 100000]) {
   for (const backend of ['flat', 'voy']) {
     log(`index backend ${backend} at ${n} vectors…`);
     const r = await child('backend-one.ts', ['--n', String(n), '--backend', backend], 180);
     backends.push(r.ok ? (JSON.parse(r.stdout.trim().split('\n').pop()!) as BackendRow) : { n, backend, skipped: r.reason });
   }
+  saveReport(`backends ${n}`);
 }
 
 // ---- 7: export and import ----------------------------------------------------------------------
-const exports: ExportRow[] = [];
 for (const n of !want('export') ? [] : quick ? [2000, 10000] : [10000, 100000]) {
   log(`export and import at ${n} sentences (Node)…`);
   const out = join(CACHE, `export-${n}.json`);
   const r = await child('export-bench.ts', ['--n', String(n), '--out', out], 900);
   exports.push(r.ok ? (JSON.parse(readFileSync(out, 'utf8')) as ExportRow) : { n, skipped: r.reason });
+  saveReport(`export ${n}`);
 }
 
 // ---- 8: the vector index at scale -------------------------------------------------------------
-const scale: ScaleResult[] = [];
 for (const n of !want('scale') ? [] : quick ? [10000] : [10000, 100000, 1000000]) {
   log(`vector index at ${n} vectors: exact scan and approximate (real-sentence vectors)…`);
   const out = join(CACHE, `scale-${n}.json`);
   const r = await child('scale-bench.ts', ['--n', String(n), '--queries', '100', '--out', out], n >= 1_000_000 ? 1500 : 600);
   scale.push(r.ok ? (JSON.parse(readFileSync(out, 'utf8')) as ScaleRow) : { n, skipped: r.reason });
+  saveReport(`scale ${n}`);
 }
 
 // ---- 9: document formats (printed after 8) ----------------------------------------------------
-let formats: FormatRow[] | null = null;
-let formatsTable = '';
 if (want('formats')) {
   log('document formats: loaders and OCR (Node)…');
   const out = join(CACHE, 'formats.json');
@@ -133,30 +173,23 @@ if (want('formats')) {
     formats = JSON.parse(readFileSync(out, 'utf8')) as FormatRow[];
     formatsTable = r.stdout.trim();
   } else formatsTable = `9. Document formats: not measured (${r.reason})`;
+  saveReport('formats');
 }
 
 // ---- 10: embedding models (printed after 9) ----------------------------------------------------
-let embedders: Pick<EmbeddersBench, 'staticToMiniLM' | 'static100kTabSeconds' | 'endpointShareOfLimit'> | null = null;
-let embeddersTable = '';
 if (want('embedders')) {
   log('embedding models: static stand-in, endpoint (Node and a tab)…');
   const out = join(CACHE, 'embedders.json');
   const r = await child('embedders-bench.ts', ['--out', out, ...(quick ? ['--quick'] : []), ...(values['no-browser'] ? ['--no-browser'] : [])], 900);
   if (r.ok) {
     const e = JSON.parse(readFileSync(out, 'utf8')) as EmbeddersBench;
-    embedders = { staticToMiniLM: e.staticToMiniLM, static100kTabSeconds: e.static100kTabSeconds, endpointShareOfLimit: e.endpointShareOfLimit };
+    embedders = { staticToMiniLM: e.staticToMiniLM, static100kTabSeconds: e.static100kTabSeconds, split100kTabSeconds: e.split100kTabSeconds, endpointShareOfLimit: e.endpointShareOfLimit };
     embeddersTable = r.stdout.trim();
   } else embeddersTable = `10. Embedding models: not measured (${r.reason})`;
+  saveReport('embedders');
 }
 
 // ---- 1 and 6: browser -------------------------------------------------------------------------
-let indexing: IndexingBench | null = null;
-let cold: ColdStart | null = null;
-let indexingError: string | null = null;
-let coldError: string | null = null;
-let browserImport: BrowserImport | null = null;
-let render: RenderBench | null = null;
-let renderError: string | null = null;
 if (browser) {
   try {
     indexing = await indexingBench(browser, { sentences: quick ? 200 : 800, log });
@@ -164,18 +197,21 @@ if (browser) {
     indexingError = (e as Error).message.split('\n')[0]!;
     log(`indexing benchmark failed: ${indexingError}`);
   }
+  saveReport('indexing');
   try {
     cold = await coldStart(browser, { log, timeoutMs: quick ? 120_000 : 240_000 });
   } catch (e) {
     coldError = (e as Error).message.split('\n')[0]!;
     log(`cold start failed: ${coldError}`);
   }
+  saveReport('cold start');
   if (want('export') || !values.only) {
     try {
       browserImport = await browserImportBench(browser, { sizes: quick ? [2000, 10000] : [10000, 100000], log });
     } catch (e) {
       log(`browser import failed: ${(e as Error).message.split('\n')[0]}`);
     }
+    saveReport('browser import');
   }
   // 11: rendering against the worker (render-bench.ts).
   try {
@@ -184,6 +220,7 @@ if (browser) {
     renderError = (e as Error).message.split('\n')[0]!;
     log(`rendering bench failed: ${renderError}`);
   }
+  saveReport('render');
   await browser.close();
 }
 
@@ -298,7 +335,6 @@ else console.log(`\n11. Rendering: not measured (${renderError ?? skipped})`);
 console.log(`\ntotal ${((Date.now() - started) / 1000).toFixed(0)} s`);
 
 if (values.json) {
-  const report = benchReport({ machine, model: model.label, quick, indexing, indexingError, engineRuns, backends, exports, browserImport, cold, coldError, scale, formats, embedders, render });
-  writeFileSync(values.json, JSON.stringify(report, null, 2));
+  saveReport(null, true);
   console.log(`JSON: ${values.json}`);
 }

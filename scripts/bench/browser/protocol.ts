@@ -3,7 +3,8 @@ import type { RpcMethod } from '../../../src/rpc/wire';
 export const BENCH_TAG = 'rag-lab-bench';
 
 export interface IndexingRequest {
-  mode: 'app' | 'bare';
+  /** app: parse, split, embed; bare: ONNX Runtime alone; split: parse and split until BM25 answers (no embedding). */
+  mode: 'app' | 'bare' | 'split';
   threads: number;
   ortWasm: { mjs: string; wasm: string };
   /** URL of the folder holding <model id>/ folders. */
@@ -22,13 +23,13 @@ export interface IndexingRequest {
 }
 
 export interface IndexingResult {
-  mode: 'app' | 'bare';
+  mode: 'app' | 'bare' | 'split';
   threads: number;
   crossOriginIsolated: boolean;
   ortNumThreads: number | null;
   sentences: number;
   totalMs: number;
-  /** app: parse (loadDocument), split (addDocuments), embed (embedUnits('sentence')). */
+  /** app: parse (loadDocument), split (addDocuments), embed (embedUnits('sentence')); split: parse, split, bm25 (the first BM25 search). */
   stages: Record<string, number>;
   modelLoadMs: number;
   texts?: string[];

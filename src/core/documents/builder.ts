@@ -37,8 +37,13 @@ const PHRASE_SCRIPT_BREAK = new RegExp(`(?<=[${PHRASE_SCRIPT}]\\p{M}*)[\\n\\r\\u
  */
 export function collapseSpaces(text: string): string {
   // Invisible format characters (zero-width space, word joiner, BOM) join rather than split.
-  return text.replace(/[\u200b\u2060\ufeff]/g, '').replace(WIDE_BREAK, '').replace(PHRASE_SCRIPT_BREAK, '').replace(/[\s\u00a0]+/g, ' ').trim();
+  const joined = text.replace(/[\u200b\u2060\ufeff]/g, '');
+  // Both break rules need a line break: without one (a line of plain text, most blocks) their look-behind scans are skipped.
+  const kept = LINE_BREAK.test(joined) ? joined.replace(WIDE_BREAK, '').replace(PHRASE_SCRIPT_BREAK, '') : joined;
+  return kept.replace(/[\s\u00a0]+/g, ' ').trim();
 }
+
+const LINE_BREAK = /[\n\r\u2028\u2029]/;
 
 /**
  * Accumulates a document's plain text block by block and keeps the section tree and

@@ -1,5 +1,5 @@
 import MiniSearch, { type Options } from 'minisearch';
-import { analyze, WordMemo } from './analyzer';
+import { analyze, analyzeEach, WordMemo } from './analyzer';
 import { TopK } from './top-k';
 import type { Allow, Hit } from './vector-index';
 import { BM25_PARAMS, DEFAULT_LEXICAL, LUCENE_BM25_PARAMS, lexicalKey, type LexicalParams } from './lexical-params';
@@ -136,10 +136,10 @@ export class LexicalIndex {
   /** Adds units with ids size … size+n-1, each tokenised for its own language. */
   add(texts: string[], languages: string[] | string = 'en'): void {
     this.reference = null;
-    const memo = new WordMemo();
-    texts.forEach((text, i) => {
-      this.language = typeof languages === 'string' ? languages : (languages[i] ?? 'en');
-      this.addUnit(analyze(text, this.language, this.params.analyzer, memo));
+    const languageOf = typeof languages === 'string' ? () => languages : (i: number) => languages[i] ?? 'en';
+    analyzeEach(texts, languageOf, this.params.analyzer, new WordMemo(), (i, terms) => {
+      this.language = languageOf(i);
+      this.addUnit(terms);
     });
     // Compacting when the log outgrows the table keeps both small and the work linear overall.
     if (this.log.n > Math.max(1 << 16, this.table.length)) this.compact();
@@ -152,27 +152,43 @@ export class LexicalIndex {
       this.tokenLengths = grow(this.tokenLengths, size);
       this.distinct = grow(this.distinct, size);
     }
-    const tf = new Map<string, number>();
-    for (const t of tokens) tf.set(t, (tf.get(t) ?? 0) + 1);
-    this.tokenLengths[id] = tokens.length;
-    this.totalTokens += tokens.length;
-    // As MiniSearch: the length counts distinct tokens (an empty one too), the mean is updated in its steps.
-    this.distinct[id] = tf.size;
-    this.avgDistinct = (this.avgDistinct * id + tf.size) / (id + 1);
     const plus = this.params.bm25 === 'bm25plus';
-    for (const [term, n] of tf) {
-      if (plus && !term) continue; // MiniSearch indexes no empty term
+    // Term frequencies by term id in the shared scratch (no Map a unit), distinct ids in first-seen order.
+    let unitTerms = unitScratch.terms;
+    let distinct = 0;
+    let empty = false;
+    for (const term of tokens) {
+      if (plus && !term) {
+        empty = true; // MiniSearch indexes no empty term, but counts it in the length
+        continue;
+      }
       let t = this.termIds.get(term);
       if (t === undefined) {
         t = this.termList.length;
         this.termIds.set(term, t);
         this.termList.push(term);
       }
+      if (t >= unitScratch.tf.length) unitScratch.tf = grow(unitScratch.tf, Math.max(2 * unitScratch.tf.length, t + 1));
+      if (unitScratch.tf[t]!++ === 0) {
+        if (distinct === unitTerms.length) unitTerms = unitScratch.terms = grow(unitTerms, 2 * unitTerms.length);
+        unitTerms[distinct++] = t;
+      }
+    }
+    const size = distinct + (empty ? 1 : 0);
+    this.tokenLengths[id] = tokens.length;
+    this.totalTokens += tokens.length;
+    // As MiniSearch: the length counts distinct tokens (an empty one too), the mean is updated in its steps.
+    this.distinct[id] = size;
+    this.avgDistinct = (this.avgDistinct * id + size) / (id + 1);
+    const tf = unitScratch.tf;
+    for (let k = 0; k < distinct; k++) {
+      const t = unitTerms[k]!;
       const log = this.log;
       if (log.n === log.term.length) this.log = { term: grow(log.term, log.n * 2), unit: grow(log.unit, log.n * 2), tf: grow(log.tf, log.n * 2), n: log.n };
       this.log.term[this.log.n] = t;
       this.log.unit[this.log.n] = id;
-      this.log.tf[this.log.n++] = n;
+      this.log.tf[this.log.n++] = tf[t]!;
+      tf[t] = 0;
     }
   }
 
@@ -343,55 +359,75 @@ export class LexicalIndex {
       }
       return bestByMatchedTerms(touched, acc, matched, k, allow);
     } finally {
-      for (const doc of touched) matched[doc] = 0;
+      // Left clean for the next search of any index (luceneSearch reads a 0 sum as untouched).
+      for (const doc of touched) {
+        matched[doc] = 0;
+        acc[doc] = 0;
+      }
     }
   }
 
-  /** Lucene's BM25 over the postings: every query term occurrence adds its score (a repeated term counts twice, as Anserini's boosts). */
+  /**
+   * Lucene's BM25 over the postings: every query term occurrence adds its score (a repeated term
+   * counts twice, as Anserini's boosts). A score is never 0 (idf > 0, tf ≥ 1), so a unit's sum
+   * being 0 says it is untouched: no second array is read per posting — at a million sentences a
+   * posting's reads are cache misses, and this search was most of a hybrid column's extra time.
+   */
   private luceneSearch(terms: string[], k: number, allow?: Allow): Hit[] {
     const { k: k1, b } = LUCENE_BM25_PARAMS;
     const n = this.count;
     if (!n) return [];
     const avg = this.totalTokens / n;
-    const { score: acc, matched } = this.scratchFor(n);
+    const { score: acc } = this.scratchFor(n);
     const { offsets, tokenLengths } = this;
     const { packed, units, tfs } = this.table;
-    const touched: number[] = [];
-    for (const term of terms) {
-      const t = this.termIds.get(term);
-      if (t === undefined || t >= offsets.length - 1) continue;
-      const from = offsets[t]!;
-      const to = offsets[t + 1]!;
-      const idf = Math.log(1 + (n - (to - from) + 0.5) / (to - from + 0.5));
-      for (let i = from; i < to; i++) {
-        let u: number;
-        let tf: number;
-        if (packed) {
-          const r = packed[i]!;
-          u = r >>> 8;
-          tf = r & 0xff;
-        } else {
-          u = units![i]!;
-          tf = tfs![i]!;
-        }
-        const s = (idf * tf) / (tf + k1 * (1 - b + (b * tokenLengths[u]!) / avg));
-        if (matched[u] === 0) {
-          matched[u] = 1;
-          touched.push(u);
-          acc[u] = s;
-        } else acc[u] = acc[u]! + s;
-      }
-    }
-    const top = new TopK(k, true);
+    let touched = touchedScratch;
+    let count = 0;
     try {
-      for (const u of touched) if (!allow || allow(u)) top.push(u, acc[u]!);
+      for (const term of terms) {
+        const t = this.termIds.get(term);
+        if (t === undefined || t >= offsets.length - 1) continue;
+        const from = offsets[t]!;
+        const to = offsets[t + 1]!;
+        const idf = Math.log(1 + (n - (to - from) + 0.5) / (to - from + 0.5));
+        if (count + (to - from) > touched.length) touched = touchedScratch = grow(touched, Math.max(2 * touched.length, count + (to - from)));
+        for (let i = from; i < to; i++) {
+          let u: number;
+          let tf: number;
+          if (packed) {
+            const r = packed[i]!;
+            u = r >>> 8;
+            tf = r & 0xff;
+          } else {
+            u = units![i]!;
+            tf = tfs![i]!;
+          }
+          const s = (idf * tf) / (tf + k1 * (1 - b + (b * tokenLengths[u]!) / avg));
+          const sum = acc[u]!;
+          if (sum === 0) {
+            touched[count++] = u;
+            acc[u] = s;
+          } else acc[u] = sum + s;
+        }
+      }
+      const top = new TopK(k, true);
+      for (let j = 0; j < count; j++) {
+        const u = touched[j]!;
+        if (!allow || allow(u)) top.push(u, acc[u]!);
+      }
+      return top.result();
     } finally {
       // The scratch is shared by every index: left clean even when a filter throws.
-      for (const u of touched) matched[u] = 0;
+      for (let j = 0; j < count; j++) acc[touched[j]!] = 0;
     }
-    return top.result();
   }
 }
+
+/** The units a Lucene search touched, shared by every index (a search runs to its end synchronously). */
+let touchedScratch = new Int32Array(1024);
+
+/** Per-unit term counts while a unit is added, shared by every index (add() runs to its end synchronously and leaves them zero). */
+const unitScratch = { tf: new Uint32Array(1024), terms: new Int32Array(256) };
 
 /** Per-search accumulators shared by every index (a search runs to its end synchronously and resets what it touched): one pair for the largest index, not one per kind. */
 let scratch = { score: new Float64Array(0), matched: new Uint16Array(0) };

@@ -11,14 +11,78 @@ export interface EncodingTokenizer {
   encode(text: string, options?: { add_special_tokens?: boolean }): number[];
 }
 
-/** Exact counts with the embedding model's own tokenizer. */
+/** The parts of a tokenizer.json (Hugging Face tokenizers' format) that say how text is cut before the model sees it. */
+interface TokenizerJson {
+  normalizer?: { type?: string } | null;
+  pre_tokenizer?: { type?: string } | null;
+  model?: { type?: string };
+  added_tokens?: { content?: string }[];
+}
+
+/** Whitespace the memo splits at: every tokenizer below keeps it as whitespace and cuts there (other spaces stay inside a word, counted by the tokenizer). */
+const PLAIN_SPACE = /[ \t\n\r]+/;
+
+/**
+ * Does the tokenizer count a text as the sum of its whitespace-separated words' counts? True for
+ * WordPiece behind a BERT normaliser (per character: control characters dropped, whitespace made
+ * a space, CJK characters spaced, lower case, accents stripped) and a pre-tokenizer that cuts at
+ * whitespace (BERT's, Whitespace, WhitespaceSplit), when no added token holds a space: each word
+ * is then normalised, pre-tokenized and cut into word pieces alone. MiniLM, BGE, E5 (English),
+ * Snowflake, Nomic and Jina v2 tokenize so. The tokenizer.json is read where transformers.js keeps
+ * it; anything else (byte-level BPE, SentencePiece's "▁", another normaliser, no json) is counted
+ * whole, as before.
+ */
+function sumsWords(tokenizer: EncodingTokenizer): boolean {
+  const json = (tokenizer as { _tokenizer?: { tokenizer?: TokenizerJson } })._tokenizer?.tokenizer;
+  if (!json?.model) return false;
+  const normalizer = json.normalizer?.type;
+  const pre = json.pre_tokenizer?.type;
+  return (
+    (normalizer === undefined || normalizer === 'BertNormalizer') &&
+    (pre === 'BertPreTokenizer' || pre === 'Whitespace' || pre === 'WhitespaceSplit') &&
+    json.model.type === 'WordPiece' &&
+    (json.added_tokens ?? []).every((t) => typeof t.content === 'string' && !/[ \t\n\r]/.test(t.content))
+  );
+}
+
+/** Words remembered per counter before the memo starts again (a corpus's vocabulary is not kept whole). */
+const WORD_MEMO_SIZE = 1 << 17;
+
+/**
+ * Exact counts with the embedding model's own tokenizer. Where the tokenizer counts a text as the
+ * sum of its words (sumsWords), each distinct word is tokenized once and remembered: transformers.js
+ * costs ~35 µs a sentence (its normaliser tests every character with regular expressions), 3.6 s of
+ * splitting 100k sentences in a tab, and words repeat (Zipf). The counts are the same either way.
+ */
 export class ModelTokenCounter implements TokenCounter {
+  private readonly words: Map<string, number> | null;
+
   constructor(
     private readonly tokenizer: EncodingTokenizer,
     readonly name: string,
-  ) {}
-  count(text: string): number {
+  ) {
+    this.words = sumsWords(tokenizer) ? new Map() : null;
+  }
+
+  private encode(text: string): number {
     return this.tokenizer.encode(text, { add_special_tokens: false }).length;
+  }
+
+  count(text: string): number {
+    const memo = this.words;
+    if (!memo) return this.encode(text);
+    let n = 0;
+    for (const word of text.split(PLAIN_SPACE)) {
+      if (!word) continue;
+      let c = memo.get(word);
+      if (c === undefined) {
+        c = this.encode(word);
+        if (memo.size >= WORD_MEMO_SIZE) memo.clear();
+        memo.set(word, c);
+      }
+      n += c;
+    }
+    return n;
   }
 }
 
