@@ -88,6 +88,8 @@ test('export the sample corpus as a bundle, verify it in Postgres in the tab, cl
   const panel = exportPanel(page);
   await expect(panel.getByLabel('Column to export')).toHaveValue('sentence');
   await panel.getByLabel('Column to export').selectOption('hybrid');
+  // The sample corpus brings its question set, which the golden run would take by default.
+  await panel.getByLabel('Golden run questions from').selectOption({ label: 'The current question and typed ones' });
   await panel.getByLabel('Golden run: more to ask, one per line').fill('How should AI risks be measured?');
   const download = await time('export', async () => {
     const waiting = page.waitForEvent('download', { timeout: 180_000 });

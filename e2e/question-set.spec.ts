@@ -54,8 +54,11 @@ test('mark answers while exploring (one by keyboard), keep them across a reload,
   await second.getByRole('checkbox').first().check();
   await second.getByRole('button', { name: 'Save answer' }).click();
   await expect(second.getByRole('status')).toContainText('Saved: 1 sentence');
-  // A second block's sentence marked "also needed": the question needs both answers.
-  const third = column.locator('article.block').nth(1);
+  // A sentence of another document's block marked "also needed": the question needs both answers
+  // (a sentence next to the first one would join it as one answer).
+  const otherDocIndex = await column.locator('article.block .block-doc').evaluateAll((els, doc) => els.findIndex((el) => el.textContent !== doc), removedDoc);
+  expect(otherDocIndex, 'a block of another document in the column').toBeGreaterThan(0);
+  const third = column.locator('article.block').nth(otherDocIndex);
   await third.getByRole('button', { name: /^Mark answer in block \d+$/ }).click();
   await third.getByRole('checkbox').first().check();
   await third.getByRole('checkbox', { name: /^Also needed: the answer needs these sentences and the answer marked elsewhere/ }).check();

@@ -94,9 +94,10 @@ const full: BenchInputs = {
     { format: 'scanned pdf', file: 'scan.pdf', bytes: 50000, unit: 'scanned page', units: 1, ms: 30000, unitsPerS: 0.033, sPerPage: 30, wer: 0 },
   ],
   embedders: { staticToMiniLM: 120, static100kTabSeconds: 25, split100kTabSeconds: 4, endpointShareOfLimit: 0.95 },
+  cli: { cliHelpMs: 170, cliQueryMs: 900, sourceHelpMs: 2200, sourceQueryMs: 3000, runs: 7 },
   render: { docs: 8, enter: [{ firstPaintMs: 90, paintedMs: 140, workerMs: 50, roundTripMs: 60 }], drag: { steps: 250, searches: 40, perStepMs: 20, workerMeanMs: 8, totalMs: 5000 } },
 };
-const empty: BenchInputs = { ...full, indexing: null, indexingError: 'no browser', engineRuns: [], backends: [], exports: [], browserImport: null, cold: null, coldError: 'no browser', scale: [], formats: null, embedders: null, render: null };
+const empty: BenchInputs = { ...full, indexing: null, indexingError: 'no browser', engineRuns: [], backends: [], exports: [], browserImport: null, cold: null, coldError: 'no browser', scale: [], formats: null, embedders: null, render: null, cli: null };
 
 describe('npm run bench --json: the fields the README documents', () => {
   const fields = documentedFields();
@@ -139,6 +140,7 @@ describe('npm run bench --json: the fields the README documents', () => {
     expect(r.scaleBySize['100000'].skipped).toBe('over the 600 s cap');
     expect((benchReport(empty) as unknown as Record<string, unknown>).ann1m).toBeNull();
     expect(r.embedders.split100kTabSeconds).toBe(4);
+    expect(r.cli).toMatchObject({ cliHelpMs: 170, cliQueryMs: 900 });
     // A report written after each section says which ended and that the run was not over yet.
     expect(benchReport({ ...empty, engineRuns: [run(10_000)], sectionsDone: ['engine 10000'], complete: false })).toMatchObject({ sectionsDone: ['engine 10000'], complete: false, queryBySize: { '10000': { buildMs: 100 } } });
   });

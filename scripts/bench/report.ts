@@ -8,6 +8,7 @@ import type { ScaleRow } from './scale-bench';
 import type { FormatRow } from './formats-bench';
 import type { EmbeddersBench } from './embedders-bench';
 import type { RenderBench } from './render-bench';
+import type { CliBench } from './cli-bench';
 
 /** The vector index at one size (scale-bench.ts), or why it was not measured. */
 export type ScaleResult = ScaleRow | { n: number; skipped: string };
@@ -86,6 +87,8 @@ export interface BenchInputs {
   embedders?: BenchEmbedders | null;
   /** Painting the answer beside the worker's time (render-bench.ts); null when not run. */
   render?: RenderBench | null;
+  /** The CLI's start in fresh processes (cli-bench.ts); null when not run. */
+  cli?: CliBench | null;
   /** The sections that ended, in order (run.ts writes the report after each). */
   sectionsDone?: string[];
   /** Every section ran: false in a report written after one section, or when the run was cut short. */
@@ -127,6 +130,7 @@ export interface BenchReport {
   formats: FormatRow[] | null;
   embedders: BenchEmbedders | null;
   render: RenderBench | null;
+  cli: CliBench | null;
   sectionsDone: string[];
   complete: boolean;
 }
@@ -194,6 +198,7 @@ export function benchReport(i: BenchInputs): BenchReport {
     formats: i.formats ?? null,
     embedders: i.embedders ?? null,
     render: i.render ?? null,
+    cli: i.cli ?? null,
     sectionsDone: [...(i.sectionsDone ?? [])],
     complete: i.complete ?? true,
   };

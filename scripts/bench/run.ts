@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --json FILE] [-- --quick] [-- --no-browser] [-- --only engine|backends|export|browser|scale]
+ * npm run bench [-- --json FILE] [-- --quick] [-- --no-browser] [-- --only engine|backends|export|browser|scale|formats|embedders|cli]
  *
  * Issue 6's performance benchmark. Prints tables; asserts nothing about time.
  *  1. indexing throughput in headless Chromium: the app path (loadDocument → addDocuments →
@@ -23,6 +23,7 @@
  * With --json FILE the report is written after every section (sectionsDone), so a run cut short still reports.
  * 11. rendering: Enter → answer painted and a 250-step slider drag at top-k 100, windows 10/10 on
  *     the sample corpus (BM25), beside the worker's own time (render-bench.ts).
+ * 12. the CLI's start: `--help` and `query --json` on a saved sample corpus, fresh processes (cli-bench.ts).
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
@@ -40,11 +41,12 @@ import { benchReport, type BackendRow, type BenchEmbedders, type ExportRow, type
 import type { ScaleRow } from './scale-bench';
 import type { FormatRow } from './formats-bench';
 import type { EmbeddersBench } from './embedders-bench';
+import { cliBench, type CliBench } from './cli-bench';
 
 const { values } = parseArgs({ options: { json: { type: 'string' }, quick: { type: 'boolean' }, 'no-browser': { type: 'boolean' }, only: { type: 'string' } } });
 const quick = Boolean(values.quick);
 /** `--only backends` is `npm run bench:index`. */
-const want = (part: 'engine' | 'backends' | 'export' | 'browser' | 'scale' | 'formats' | 'embedders') => !values.only || values.only === part;
+const want = (part: 'engine' | 'backends' | 'export' | 'browser' | 'scale' | 'formats' | 'embedders' | 'cli') => !values.only || values.only === part;
 const skipped = values.only ? `--only ${values.only}` : '--no-browser';
 const started = Date.now();
 const log = (s: string) => process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${s}\n`);
@@ -97,6 +99,8 @@ let coldError: string | null = null;
 let browserImport: BrowserImport | null = null;
 let render: RenderBench | null = null;
 let renderError: string | null = null;
+let cli: CliBench | null = null;
+let cliError: string | null = null;
 const sectionsDone: string[] = [];
 
 /**
@@ -107,7 +111,7 @@ const sectionsDone: string[] = [];
 function saveReport(section: string | null, complete = false): void {
   if (section) sectionsDone.push(section);
   if (!values.json) return;
-  const report = benchReport({ machine, model: model.label, quick, indexing, indexingError, engineRuns, backends, exports, browserImport, cold, coldError, scale, formats, embedders, render, sectionsDone, complete });
+  const report = benchReport({ machine, model: model.label, quick, indexing, indexingError, engineRuns, backends, exports, browserImport, cold, coldError, scale, formats, embedders, render, cli, sectionsDone, complete });
   writeFileSync(`${values.json}.part`, JSON.stringify(report, null, 2));
   renameSync(`${values.json}.part`, values.json);
 }
@@ -187,6 +191,18 @@ if (want('embedders')) {
     embeddersTable = r.stdout.trim();
   } else embeddersTable = `10. Embedding models: not measured (${r.reason})`;
   saveReport('embedders');
+}
+
+// ---- 12: the CLI's start (printed last) ------------------------------------------------------------
+if (want('cli')) {
+  log('CLI start: --help and query on a saved corpus, fresh processes…');
+  try {
+    cli = cliBench(quick ? 3 : 7);
+  } catch (e) {
+    cliError = (e as Error).message.split('\n')[0]!;
+    log(`CLI bench failed: ${cliError}`);
+  }
+  saveReport('cli');
 }
 
 // ---- 1 and 6: browser -------------------------------------------------------------------------
@@ -332,6 +348,8 @@ console.log(`\n${formatsTable || `9. Document formats: not measured (${skipped})
 console.log(`\n${embeddersTable || `10. Embedding models: not measured (${skipped})`}`);
 if (render) console.log(`\n11. Rendering in Chromium (built app, ${render.docs} documents, BM25): time to paint beside the worker's own time\n${renderTable(RENDER_HEADER, renderRows(render))}`);
 else console.log(`\n11. Rendering: not measured (${renderError ?? skipped})`);
+if (cli) console.log(`\n12. CLI start (median of ${cli.runs} fresh processes, bin/rag-lab.mjs; tsx on the sources beside it)\n${renderTable(['command', 'bundle ms', 'tsx sources ms'], [['--help', cli.cliHelpMs, cli.sourceHelpMs], ['query --json, saved sample corpus, BM25', cli.cliQueryMs, cli.sourceQueryMs]])}`);
+else console.log(`\n12. CLI start: not measured (${cliError ?? skipped})`);
 console.log(`\ntotal ${((Date.now() - started) / 1000).toFixed(0)} s`);
 
 if (values.json) {

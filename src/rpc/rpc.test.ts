@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
+import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { RpcClient } from './client';
 import { serve, type Handlers } from './server';
 import { RpcError, type RpcMethod, type RpcPort } from './wire';
@@ -27,6 +27,13 @@ function deferred(): { promise: Promise<void>; open(): void } {
 }
 
 const tick = () => new Promise((r) => setTimeout(r, 5));
+
+/** Waits until the log reads `expected` (a message can take longer than a tick on a busy machine), then a tick more, so that what must not run yet has had its chance to show. */
+async function settled(log: readonly string[], expected: string[]): Promise<void> {
+  await vi.waitFor(() => expect(log).toEqual(expected), { timeout: 5_000 });
+  await tick();
+  expect(log).toEqual(expected);
+}
 
 let channels: MessageChannel[] = [];
 afterEach(() => {
@@ -161,12 +168,10 @@ describe('RPC between a page and a worker', () => {
     const { client, log, gate } = setup();
     const a = client.request('slow', { label: 'a' });
     const b = client.request('slow', { label: 'b' });
-    await tick();
-    expect(log).toEqual(['start a']);
+    await settled(log, ['start a']);
     gate('a').open();
     expect(await a.promise).toBe('a');
-    await tick();
-    expect(log).toEqual(['start a', 'end a', 'start b']);
+    await settled(log, ['start a', 'end a', 'start b']);
     gate('b').open();
     expect(await b.promise).toBe('b');
   });
@@ -185,8 +190,7 @@ describe('RPC between a page and a worker', () => {
     const load = client.request('load', { label: 'model' });
     const answer = client.request('slow', { label: 'answer' });
     const m = client.request('measure', { label: 'm' });
-    await tick();
-    expect(log).toEqual(['start model']);
+    await settled(log, ['start model']);
     gate('model').open();
     expect(await m.promise).toBe('m');
     // The measure ran while the queued answer was still running.
