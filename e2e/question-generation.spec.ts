@@ -44,13 +44,13 @@ function dialog(page: Page) {
   return page.getByRole('dialog', { name: 'Generate questions' });
 }
 
-/** Opens the dialog in the Evaluate tab and asks for N questions of every kind... of one kind, seed 1. */
-async function openDialog(page: Page): Promise<void> {
+/** Opens the dialog in the Evaluate tab and asks for `n` questions of one kind, seed 1. */
+async function openDialog(page: Page, n = N): Promise<void> {
   await page.getByRole('tab', { name: 'Evaluate on a labelled set' }).click();
   const open = page.getByRole('button', { name: 'Generate questions…' });
   if (await open.isVisible()) await open.click();
   const d = dialog(page);
-  await d.getByLabel('How many questions').fill(String(N));
+  await d.getByLabel('How many questions').fill(String(n));
   await d.getByLabel('Seed').fill('1');
 }
 
@@ -68,7 +68,7 @@ async function runAndSummarise(page: Page, label: string): Promise<string> {
   return text;
 }
 
-test('the in-browser TEST question writer: one question kept, the other 49 rejected as near-duplicates, and the kept one joins the set', async ({ page }) => {
+test('the in-browser TEST question writer: one question kept, the other 14 rejected as near-duplicates, and the kept one joins the set', async ({ page }) => {
   test.setTimeout(300_000);
   const outside: string[] = [];
   await loadDocs(page, outside);
@@ -79,7 +79,9 @@ test('the in-browser TEST question writer: one question kept, the other 49 rejec
   await gen.getByRole('button', { name: 'Load model' }).click();
   await expect(gen.getByText('Ready: rag-lab/test-question-writer')).toBeVisible({ timeout: 60_000 });
 
-  await openDialog(page);
+  // 15 calls of the in-browser model are enough to see the near-duplicates go (the mock endpoint below answers 50).
+  const N = 15;
+  await openDialog(page, N);
   const d = dialog(page);
   await expect(d.getByText(/TEST MODEL: it writes one fixed question/)).toBeVisible();
   // Stated before starting: passages, calls, time, and that nothing leaves the tab.
@@ -92,7 +94,7 @@ test('the in-browser TEST question writer: one question kept, the other 49 rejec
   // "the" is in nearly every passage of English prose: the rest are near-duplicates of the first (a passage without "the" is rejected before).
   const m = new RegExp(`^1 kept of ${N} asked · ${N - 1} rejected \\((?:answer not in the passage (\\d+), )?near-duplicate (\\d+)\\) · ${N} calls in [\\d.]+ s`).exec(summary);
   expect(m, summary).not.toBeNull();
-  expect(Number(m![2])).toBeGreaterThanOrEqual(40);
+  expect(Number(m![2])).toBeGreaterThanOrEqual(N - 5);
   await expect(d.getByRole('list', { name: 'Kept questions' }).locator('li')).toHaveCount(1);
   await expect(d.getByRole('list', { name: 'Kept questions' })).toContainText('what does the passage say?');
   const rejected = d.getByRole('list', { name: 'Rejected questions' }).locator('li');
