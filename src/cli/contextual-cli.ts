@@ -13,7 +13,9 @@ import { DEFAULT_ENDPOINT_CONTEXT_TOKENS, endpointContextGenerator, localContext
 import { contextMessages, DEFAULT_CONTEXT_PROMPT } from '../core/context/prompt';
 import type { RetrievalEngine } from '../core/engine';
 import { describeRequest, type EndpointConfig } from '../core/generate/openai';
-import { LocalGenerator, TEST_GENERATOR_ID } from '../core/generate/local';
+import type { LocalGenerator } from '../core/generate/local';
+import { TEST_GENERATOR_ID } from '../core/generate/generator-models';
+import { modelSource } from '../node/model-source';
 import { ProgressBar } from './progress';
 import { visible } from './terminal';
 import { UsageError } from './usage';
@@ -49,7 +51,9 @@ export async function contextGenerator(values: ContextualValues): Promise<{ gene
   if (values['context-tokens'] !== undefined) throw new UsageError('--context-tokens is for an endpoint: a model run here says its own');
   let lm: LocalGenerator;
   try {
-    lm = await LocalGenerator.load({ model: values.model === 'test' ? TEST_GENERATOR_ID : values.model });
+    // transformers.js loads only when a model runs here.
+    const { LocalGenerator } = await import('../core/generate/local');
+    lm = await LocalGenerator.load({ model: values.model === 'test' ? TEST_GENERATOR_ID : values.model, ...modelSource() });
   } catch (e) {
     throw new UsageError(`--model ${values.model}: ${(e as Error).message.split('\n')[0]}`);
   }

@@ -10,9 +10,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Embedder } from '../core/embed/embedder';
 import { presetForEndpointModel } from '../core/embed/endpoint-choice';
-import { EndpointEmbedder } from '../core/embed/endpoint-embedder';
 import { describeSettings, EMBEDDING_PRESETS, findPreset } from '../core/embed/presets';
-import { TransformersEmbedder } from '../core/embed/transformers-embedder';
+import { modelSource } from '../node/model-source';
 
 
 
@@ -40,6 +39,8 @@ export async function loadEmbedderFromOptions(given: EmbedderValues, modelsDir: 
     if (keyEnv !== undefined && !process.env[keyEnv]) throw usage(`--embedding-key-env: the environment variable ${keyEnv} is not set`);
     const preset = presetForEndpointModel(model);
     try {
+      // The HTTP client loads only when an endpoint embeds.
+      const { EndpointEmbedder } = await import('../core/embed/endpoint-embedder');
       const e = await EndpointEmbedder.connect({
         baseUrl: endpoint,
         model,
@@ -63,7 +64,9 @@ export async function loadEmbedderFromOptions(given: EmbedderValues, modelsDir: 
     throw usage(`the ${preset.name === 'test' ? 'test embedder' : `test model ${preset.id}`} is not generated yet: run "npm run models:test" first`);
   }
   try {
-    const e = await TransformersEmbedder.load({ model: choice, ...(dimensions ? { dimensions } : {}) });
+    // transformers.js (and ONNX Runtime) load only when a model runs here.
+    const { TransformersEmbedder } = await import('../core/embed/transformers-embedder');
+    const e = await TransformersEmbedder.load({ model: choice, ...modelSource(), ...(dimensions ? { dimensions } : {}) });
     if (!e.isTestModel) {
       const guessed = e.guessed.length ? ` (guessed: ${e.guessed.join(', ')})` : '';
       process.stderr.write(`note: embedder ${e.model}: ${describeSettings(e.settings, e.dim, e.guessed)}${guessed}\n`);

@@ -5,12 +5,11 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
-import { LoaderError } from '../core/documents/builder';
-import { loadDocument } from '../core/documents/load';
 import { RetrievalEngine } from '../core/engine';
 import type { StructureParams, UnitKind } from '../core/retrieve/params';
 import type { Document } from '../core/types';
-import { PROJECT_MODELS_DIR, setupNode } from '../node/setup';
+import { setModelSource } from '../node/model-source';
+import { PROJECT_MODELS_DIR } from '../node/paths';
 import { loadEmbedderFromOptions } from './embedder-options';
 import { bm25Only, structure, type Values } from './options';
 import { ProgressBar } from './progress';
@@ -20,7 +19,8 @@ import { UsageError, usage } from './usage';
 export async function makeEngine(values: Values, structureParams: Partial<StructureParams> = structure(values)): Promise<RetrievalEngine> {
   const modelsDir = values['models-dir'] ?? PROJECT_MODELS_DIR;
   if (values['models-dir'] && !existsSync(modelsDir)) throw new UsageError(`--models-dir: no such folder: ${modelsDir}`);
-  setupNode({ modelsDir, allowRemoteModels: Boolean(values.remote) });
+  // Recorded only: transformers.js loads with the first model (embedder-options and the other loaders pass it on).
+  setModelSource({ modelsDir, allowRemoteModels: Boolean(values.remote) });
   let embedder = null;
   if (bm25Only(values)) {
     // BM25 needs no vectors: never ask for a model that may not be generated or reachable.
@@ -40,6 +40,14 @@ export async function embedAll(engine: RetrievalEngine, kinds: UnitKind[], quiet
 }
 
 export async function loadFiles(paths: string[]): Promise<Document[]> {
+  // The format readers (pdf.js, the office and HTML parsers, tesseract for OCR) load only when files are read: a saved corpus needs none.
+  const [{ LoaderError }, { loadDocument }, { setOcrEnvironment }, { nodeOcrEnvironment }] = await Promise.all([
+    import('../core/documents/builder'),
+    import('../core/documents/load'),
+    import('../core/documents/ocr'),
+    import('../node/ocr-env'),
+  ]);
+  setOcrEnvironment(nodeOcrEnvironment());
   const docs: Document[] = [];
   for (const p of paths) {
     if (!existsSync(p) || !statSync(p).isFile()) {

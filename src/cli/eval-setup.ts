@@ -5,7 +5,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { TEST_RERANKER_ID } from '../core/embed/models';
-import { CrossEncoderReranker, type Reranker } from '../core/embed/reranker';
+import type { Reranker } from '../core/embed/reranker';
 import type { RetrievalEngine } from '../core/engine';
 import { readBeir } from '../core/eval/beir';
 import { baselineDifferences } from '../core/eval/compare';
@@ -22,6 +22,7 @@ import { makeEngine, questionDeps } from './engine-setup';
 import { int, list, requestedRetrievers, type Values } from './options';
 import { loadQuestionsEvalSet, sourceLineOf } from './questions-commands';
 import { UsageError } from './usage';
+import { modelSource } from '../node/model-source';
 
 export function loadEvalSet(values: Values): EvalSet {
   const path = values.data;
@@ -53,7 +54,9 @@ export async function loadReranker(values: Values): Promise<Reranker | null> {
   if (choice === 'none') return null;
   const model = choice === 'test' ? TEST_RERANKER_ID : choice;
   try {
-    return await CrossEncoderReranker.load({ model });
+    // transformers.js loads only when a model runs here.
+    const { CrossEncoderReranker } = await import('../core/embed/reranker');
+    return await CrossEncoderReranker.load({ model, ...modelSource() });
   } catch (e) {
     throw new UsageError(`cannot load reranker "${model}": ${(e as Error).message.split('\n')[0]}`);
   }

@@ -9,6 +9,7 @@ import type { ReplySettings } from '../core/answers/reply-cache';
 import { describeRequest, type EndpointConfig } from '../core/generate/openai';
 import { TEST_GENERATOR_ID } from '../core/generate/generator-models';
 import type { LocalGenerator } from '../core/generate/local';
+import { modelSource } from '../node/model-source';
 import { visible } from './terminal';
 import { UsageError } from './usage';
 
@@ -56,7 +57,7 @@ export async function openGenerator(choice: GeneratorChoice, concurrency: number
   try {
     // transformers.js loads only when a model runs here.
     const { LocalGenerator } = await import('../core/generate/local');
-    lm = await LocalGenerator.load({ model: choice.model });
+    lm = await LocalGenerator.load({ model: choice.model, ...modelSource() });
   } catch (e) {
     throw new UsageError(`--model ${choice.model}: ${(e as Error).message.split('\n')[0]}`);
   }

@@ -3,14 +3,13 @@
  *   questions generate <files…|--corpus F> --endpoint URL --model NAME [--n 50] [--seed 1] --out set.jsonl
  *   questions convert SET <files…|--corpus F> --to squad|beir|ragas|llamaindex|jsonl --out PATH
  *   eval --questions SET <files…|--corpus F>   (main.ts: the set as an EvalSet, loadQuestionsEvalSet)
- *   query --json                               (main.ts: the blocks as JSON, queryJson)
+ *   query --json                               (main.ts: the blocks as JSON, queryJson in query-json.ts)
  * main.ts parses the arguments (QUESTION_OPTIONS joins its own) and lends its file loading and
  * usage error (QuestionDeps).
  */
 import type { QuestionValues } from './option-tables';
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import type { RetrievalEngine, StrategyResult } from '../core/engine';
 import type { EvalSet } from '../core/eval/dataset';
 import { describeRequest, type EndpointConfig } from '../core/generate/openai';
 import { chatWithRetry } from '../core/generate/retry';
@@ -24,7 +23,7 @@ import { buildMessages, DEFAULT_PROMPTS } from '../core/questions/prompts';
 import { DEFAULT_PASSAGE_TOKENS } from '../core/questions/sample';
 import type { QuestionSourceKind, QuestionType } from '../core/questions/types';
 import { ApproxTokenCounter } from '../core/segment/tokens';
-import { buildCorpus, sectionPath } from '../core/structure/corpus';
+import { buildCorpus } from '../core/structure/corpus';
 import type { Document } from '../core/types';
 import { writeFileAtomic } from '../node/atomic-write';
 import { exportJsonl } from '../core/questions/formats/jsonl';
@@ -239,37 +238,4 @@ export async function loadQuestionsEvalSet(values: QuestionValues, files: string
   return evalSet;
 }
 
-/** query --json: each strategy's blocks with text, scores, spans and provenance. */
-export function queryJson(engine: RetrievalEngine, question: string, results: (StrategyResult & { foundBy?: number[][] })[]): { question: string; results: unknown[] } {
-  return {
-    question,
-    results: results.map((r) => ({
-      strategy: r.strategy,
-      retriever: r.retriever,
-      totalTokens: r.totalTokens,
-      notes: r.notes,
-      blocks: r.blocks.map((b, i) => {
-        const doc = engine.corpus.docs[b.doc]!;
-        const s = engine.corpus.sentences[b.sentences.start];
-        return {
-          rank: i + 1,
-          id: b.id,
-          doc: { id: doc.id, title: doc.title, fileName: doc.meta.fileName },
-          section: s ? sectionPath(doc, s.section) : [],
-          ...(s?.page !== undefined ? { page: s.page } : {}),
-          start: b.start,
-          end: b.end,
-          sentences: b.sentences,
-          score: b.score,
-          tokens: b.tokens,
-          ...(b.header ? { header: b.header } : {}),
-          ...(b.context ? { context: b.context } : {}),
-          text: b.text,
-          provenance: b.provenance,
-          // With a query transformation: the indices of the queries that found it.
-          ...(r.foundBy ? { foundBy: r.foundBy[i] } : {}),
-        };
-      }),
-    })),
-  };
-}
+export { queryJson } from './query-json';

@@ -13,6 +13,7 @@ import { addStoredDocuments, packSplits, type SavedSplit } from '../worker/saved
 import { savedEmbedderValues } from './embedder-options';
 import { makeEngine } from './engine-setup';
 import { chunkers, lexicalChoices, type Values } from './options';
+import { adoptSavedPostings, postingsSource, type SavedPostings } from './saved-postings';
 import { UsageError } from './usage';
 
 export interface SavedCorpus {
@@ -32,6 +33,12 @@ export interface SavedCorpus {
    * again, most of its start. Used only when made the same way (splitKey); else split again.
    */
   splits?: Record<string, { key: string; sentences: string; chunks: string }>;
+  /**
+   * The BM25 indexes of the sentences, leaves, naive and packed chunks as postings
+   * (saved-postings.ts): a query adopts them instead of analysing every unit's text again.
+   * Used only when made the same way from the same documents; else built again.
+   */
+  postings?: SavedPostings;
 }
 
 /** The engine's splits for a saved corpus. */
@@ -81,6 +88,9 @@ export async function engineFromSaved(values: Values, path: string): Promise<Ret
       throw new UsageError(`--corpus ${path}: ${(e as Error).message}`);
     }
   }
+  // After the contexts: a contextual index's postings are put where the engine looks for them.
+  const { notes } = adoptSavedPostings(fresh, saved.postings, () => postingsSource(saved.docs, saved.contexts));
+  for (const note of notes) process.stderr.write(`note: --corpus ${path}: ${note}\n`);
   if (fresh.embedder && fresh.embedder.model === saved.embedder) {
     // Packed and semantic vectors fit only chunks made with the same options (flags may change them).
     const same = (k: 'packed' | 'semantic') => JSON.stringify(fresh.structure[k]) === JSON.stringify(saved.structure[k] ?? (k === 'packed' ? DEFAULT_PACKED : DEFAULT_SEMANTIC));

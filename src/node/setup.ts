@@ -4,20 +4,19 @@
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { resolve } from 'node:path';
 import { configureModelSource } from '../core/embed/transformers-embedder';
 import { setVoyWasmSource } from '../core/index/voy-index';
 import { setOcrEnvironment } from '../core/documents/ocr';
 import { nodeOcrEnvironment } from './ocr-env';
-import { PROJECT_MODELS_DIR } from './paths';
+import { setModelSource, type NodeModelOptions } from './model-source';
 
 export { PROJECT_MODELS_DIR, PROJECT_ROOT, SHARED_DATA } from './paths';
 
 const require = createRequire(import.meta.url);
 
-export function setupNode(options: { modelsDir?: string; allowRemoteModels?: boolean } = {}): void {
-  const dir = resolve(options.modelsDir ?? PROJECT_MODELS_DIR);
-  configureModelSource({ localModelPath: dir.endsWith('/') ? dir : `${dir}/`, allowRemoteModels: options.allowRemoteModels ?? false });
+/** Everything at once, transformers.js included (tests, benchmarks); the CLI loads each part where it is needed (model-source.ts). */
+export function setupNode(options: NodeModelOptions = {}): void {
+  configureModelSource(setModelSource(options));
   setVoyWasmSource(() => readFile(require.resolve('voy-search/voy_search_bg.wasm')));
   setOcrEnvironment(nodeOcrEnvironment());
 }

@@ -13,6 +13,7 @@ import { engineFromBundle } from '../export-commands';
 import { exportDeps } from '../export-deps';
 import { structure, type Values } from '../options';
 import { savedSplits, type SavedCorpus } from '../saved-corpus';
+import { postingsSource, savedPostings } from '../saved-postings';
 import { renderTable } from '../table';
 import { UsageError } from '../usage';
 
@@ -43,6 +44,9 @@ export async function cmdIndex(values: Values, files: string[]): Promise<void> {
     engine.snapshotVectors('current').map(({ key, data: v }) => [RetrievalEngine.kindOf(key), Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64')]),
   );
   const saved: SavedCorpus = { format: 'rag-lab-corpus', version: 1, embedder: engine.embedder?.model ?? null, structure: engine.structure, docs, vectors, splits: savedSplits(engine), ...(engine.embedder ? { semantic: engine.semanticChunks() } : {}), ...(engine.contexts.store.count() ? { contexts: engine.contexts.store.toJSON() } : {}) };
+  // The BM25 postings, so a query starts without analysing the text again (built here if no step above did).
+  const postings = savedPostings(engine, postingsSource(saved.docs, saved.contexts));
+  if (postings) saved.postings = postings;
   // Whole or not at all: a failed run never leaves a half-written corpus in place of a good one.
   writeFileAtomic(values.out, JSON.stringify(saved));
   const c = engine.corpus;

@@ -2,18 +2,16 @@
 import type { RetrievalEngine, StrategyResult } from '../../core/engine';
 import type { RetrievalParams } from '../../core/retrieve/params';
 import type { StrategyName } from '../../core/strategies/registry';
-import { searchWithPlan } from '../../core/transform/retrieval';
-import { prepareTransforms, readTransformOptions, resolveToolSets, transformLabel, type TransformCliOptions } from '../transform-cli';
+import type { TransformCliOptions } from '../transform-cli';
 import { unitKinds } from '../../core/eval/run-eval';
 import { lexicalLabel } from '../../core/index/lexical-index';
 import { RETRIEVERS } from '../../core/retrieve/retrievers';
 import { STRATEGIES, strategyTitle } from '../../core/strategies/registry';
 import { sectionPath } from '../../core/structure/corpus';
-import { applyContextual } from '../contextual-cli';
 import { embedAll, loadFiles, makeEngine } from '../engine-setup';
 import { applyLateChunking } from '../late-chunking-cli';
 import { list, retrieval, type Values } from '../options';
-import { queryJson } from '../questions-commands';
+import { queryJson } from '../query-json';
 import { engineFromSaved } from '../saved-corpus';
 import { renderTable } from '../table';
 import { visible } from '../terminal';
@@ -25,7 +23,9 @@ export async function cmdQuery(values: Values, positionals: string[]): Promise<v
   const strategies = list(values.strategies, STRATEGIES, 'strategies', STRATEGIES);
   const [retriever] = list(values.retriever, RETRIEVERS, 'retriever', ['hybrid']);
   const params = { ...retrieval(values, { topK: 10, budget: null }), retriever: retriever! }; // validated before any work
-  const transformOptions = readTransformOptions(values);
+  // Query transformations and situating contexts bring generators, reply caches and hashing: loaded only when asked for.
+  const transform = values['query-transform'] !== undefined || values.tools !== undefined || values.variants !== undefined ? await import('../transform-cli') : null;
+  const transformOptions = transform ? transform.readTransformOptions(values) : null;
   let engine: RetrievalEngine;
   if (values.corpus) engine = await engineFromSaved(values, values.corpus);
   else {
@@ -36,10 +36,10 @@ export async function cmdQuery(values: Values, positionals: string[]): Promise<v
     engine.addDocuments(docs);
   }
   applyLateChunking(engine, values);
-  await applyContextual(engine, values);
+  if (values.contextual || values['sweep-contextual']) await (await import('../contextual-cli')).applyContextual(engine, values);
   // Only what is missing is embedded (nothing, for a saved corpus made with the same model).
   if (retriever !== 'bm25') await embedAll(engine, unitKinds(strategies, params));
-  if (transformOptions) return queryTransformed(engine, question, strategies, params, transformOptions, Boolean(values.json));
+  if (transform && transformOptions) return queryTransformed(transform, engine, question, strategies, params, transformOptions, Boolean(values.json));
   const results = await engine.search(question, strategies, params);
   if (values.json) return void process.stdout.write(JSON.stringify(queryJson(engine, question, results)) + '\n');
   printResults(engine, results);
@@ -50,7 +50,9 @@ export async function cmdQuery(values: Values, positionals: string[]): Promise<v
  * transformation's queries — with their tools — and each strategy's blocks, every block saying
  * which queries found it.
  */
-async function queryTransformed(engine: RetrievalEngine, question: string, strategies: StrategyName[], params: RetrievalParams, o: TransformCliOptions, json: boolean): Promise<void> {
+async function queryTransformed(transform: typeof import('../transform-cli'), engine: RetrievalEngine, question: string, strategies: StrategyName[], params: RetrievalParams, o: TransformCliOptions, json: boolean): Promise<void> {
+  const { prepareTransforms, resolveToolSets, transformLabel } = transform;
+  const { searchWithPlan } = await import('../../core/transform/retrieval');
   const { runs } = await prepareTransforms(o, [question], resolveToolSets(o, engine.corpus.docs, params.retriever));
   const out = [];
   for (const t of runs) {

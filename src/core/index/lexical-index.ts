@@ -90,34 +90,55 @@ export class LexicalIndex {
    * is its number of terms. Throws on a unit out of range or out of order.
    */
   static fromPostings(params: LexicalParams, units: number, rows: PostingRows, from = 0, to = rows.unit.length): LexicalIndex {
-    const idx = new LexicalIndex(params);
-    const tokens = new Uint32Array(Math.max(64, units));
-    const distinct = new Uint32Array(Math.max(64, units));
-    let prev = -1;
-    let maxTf = 0;
-    for (let i = from; i < to; i++) {
-      const u = rows.unit[i]!;
-      const first = i === from || rows.term[i] !== rows.term[i - 1];
-      if (!(u >= 0 && u < units) || (!first && u <= prev)) throw new Error(`postings name unit ${u}, not ascending within 0…${units - 1}`);
-      prev = u;
-      tokens[u]! += rows.tf[i]!;
-      distinct[u]!++;
-      if (rows.tf[i]! > maxTf) maxTf = rows.tf[i]!;
-    }
+    const terms = new TermDictionary();
     const offsets: number[] = [];
     for (let i = from; i < to; i++) {
       if (i === from || rows.term[i] !== rows.term[i - 1]) {
         const term = rows.term[i]!;
-        if (idx.termIds.has(term)) throw new Error(`the postings of "${term}" are not one run`);
-        idx.termIds.set(term, idx.termList.length);
-        idx.termList.push(term);
-        offsets.push(i - from);
+        if (terms.ids.has(term)) throw new Error(`the postings of "${term}" are not one run`);
+        terms.ids.set(term, terms.list.length);
+        terms.list.push(term);
+        offsets.push(i);
       }
     }
-    offsets.push(to - from);
-    idx.offsets = Int32Array.from(offsets);
+    offsets.push(to);
+    return LexicalIndex.fromTermRuns(params, units, terms, Int32Array.from(offsets), rows.unit, rows.tf);
+  }
+
+  /**
+   * An index of `units` units from postings stored by term (a saved corpus's): term t of `terms`
+   * has rows [offsets[t], offsets[t + 1]) of `unit` and `tf`, units ascending — the rows may start
+   * past 0 (offsets[0]); a term with no rows, or past the offsets, matches nothing here. `terms`
+   * may be shared with other indexes over the same analyzer. The same index fromPostings makes.
+   * Throws on offsets that do not run forward or a unit out of range or out of order.
+   */
+  static fromTermRuns(params: LexicalParams, units: number, terms: TermDictionary, offsets: Int32Array, unit: ArrayLike<number>, tf: ArrayLike<number>): LexicalIndex {
+    const idx = new LexicalIndex(params, terms);
+    const tokens = new Uint32Array(Math.max(64, units));
+    const distinct = new Uint32Array(Math.max(64, units));
+    const runs = offsets.length - 1;
+    if (runs < 0 || runs > terms.list.length) throw new Error(`${runs} runs of postings for ${terms.list.length} terms`);
+    const from = offsets[0]!;
+    const to = offsets[runs]!;
+    if (!(from >= 0 && to <= unit.length && to <= tf.length)) throw new Error(`postings rows ${from}…${to} past the ${Math.min(unit.length, tf.length)} given`);
+    let maxTf = 0;
+    for (let t = 0; t < runs; t++) {
+      const a = offsets[t]!;
+      const b = offsets[t + 1]!;
+      if (b < a) throw new Error(`the postings of "${terms.list[t]}" end before they start`);
+      let prev = -1;
+      for (let i = a; i < b; i++) {
+        const u = unit[i]!;
+        if (!(u >= 0 && u < units) || u <= prev) throw new Error(`postings name unit ${u}, not ascending within 0…${units - 1}`);
+        prev = u;
+        tokens[u]! += tf[i]!;
+        distinct[u]!++;
+        if (tf[i]! > maxTf) maxTf = tf[i]!;
+      }
+    }
+    idx.offsets = Int32Array.from(offsets, (o) => o - from);
     idx.table = PostingTable.sized(to - from, units, maxTf);
-    for (let i = from; i < to; i++) idx.table.set(i - from, rows.unit[i]!, rows.tf[i]!);
+    for (let i = from; i < to; i++) idx.table.set(i - from, unit[i]!, tf[i]!);
     idx.count = units;
     idx.tokenLengths = tokens;
     idx.distinct = distinct;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { SHARED_DATA } from '../../node/setup';
 import { splitSentences } from '../segment/sentences';
 import { ANALYZERS } from './analyzer';
-import { BM25_VARIANTS, LexicalIndex, type PostingRows } from './lexical-index';
+import { BM25_VARIANTS, LexicalIndex, TermDictionary, type PostingRows } from './lexical-index';
 
 const squad = JSON.parse(readFileSync(`${SHARED_DATA}/squad_en/squad-dev-v1.1.from-explorer.json`, 'utf8')) as {
   data: { paragraphs: { context: string; qas: { question: string }[] }[] }[];
@@ -83,5 +83,29 @@ describe('a BM25 index loaded from its postings', () => {
     const idx = LexicalIndex.fromPostings({ analyzer: 'words', bm25: 'lucene' }, units, { term: ['apple', 'apple', 'pie'], unit: [3, units - 1, units - 1], tf: [1, 2, 1] });
     expect(idx.postings().get('apple')).toEqual({ units: [3, units - 1], tf: [1, 2] });
     expect(idx.search('apple pie', 2).map((h) => h.id)).toEqual([units - 1, 3]);
+  });
+});
+
+describe('a BM25 index loaded from term runs (a saved corpus\'s postings)', () => {
+  it('shares one term dictionary, reads rows from where its offsets start, and matches nothing for a term without rows', () => {
+    const terms = new TermDictionary();
+    for (const t of ['ferry', 'bell', 'storm']) {
+      terms.ids.set(t, terms.list.length);
+      terms.list.push(t);
+    }
+    // Rows 0–1 belong to another index; ferry: units 0 and 2; bell: unit 1 twice; storm: no rows here.
+    const unit = Int32Array.from([9, 9, 0, 2, 1]);
+    const tf = Uint32Array.from([1, 1, 1, 1, 2]);
+    const a = LexicalIndex.fromTermRuns({ analyzer: 'words', bm25: 'lucene' }, 3, terms, Int32Array.from([2, 4, 5]), unit, tf);
+    const b = LexicalIndex.fromTermRuns({ analyzer: 'words', bm25: 'lucene' }, 3, terms, Int32Array.from([2, 3]), unit, tf);
+    expect([...a.lengths()]).toEqual([1, 2, 1]);
+    expect(a.search('ferry', 10).map((h) => h.id)).toEqual([0, 2]);
+    expect(a.search('bell', 10).map((h) => h.id)).toEqual([1]);
+    expect(a.search('storm', 10)).toEqual([]);
+    expect(b.search('ferry', 10).map((h) => h.id)).toEqual([0]);
+    expect(b.search('bell', 10)).toEqual([]);
+    expect(() => LexicalIndex.fromTermRuns({ analyzer: 'words', bm25: 'lucene' }, 3, terms, Int32Array.from([2, 4, 3]), unit, tf)).toThrow(/"bell" end before they start/);
+    expect(() => LexicalIndex.fromTermRuns({ analyzer: 'words', bm25: 'lucene' }, 3, terms, Int32Array.from([0, 2]), unit, tf)).toThrow(/unit 9, not ascending within 0…2/);
+    expect(() => LexicalIndex.fromTermRuns({ analyzer: 'words', bm25: 'lucene' }, 3, terms, Int32Array.from([2, 4, 5, 6]), unit, tf)).toThrow(/past the 5 given/);
   });
 });
