@@ -71,11 +71,15 @@ export function stderrLines(r: Run): string[] {
 
 let queue: Promise<unknown> = Promise.resolve();
 
-/** A function that runs `rag-lab <args…>` in this process: the exit code main() returns and what it wrote. */
-export function inProcessRunner(options: Pick<RunnerOptions, 'keep'> = {}): (...args: string[]) => Promise<Run> {
+/**
+ * A function that runs `rag-lab <args…>` in this process: the exit code main() returns and what it
+ * wrote. `env` is set in process.env for the run's length and restored after it.
+ */
+export function inProcessRunner(options: Pick<RunnerOptions, 'keep' | 'env'> = {}): (...args: string[]) => Promise<Run> {
   const keep = options.keep ?? (() => true);
+  const env = options.env ?? {};
   return (...args) => {
-    const run = queue.then(() => capture(args, keep));
+    const run = queue.then(() => capture(args, keep, env));
     queue = run.catch(() => undefined);
     return run;
   };
@@ -84,8 +88,10 @@ export function inProcessRunner(options: Pick<RunnerOptions, 'keep'> = {}): (...
 /** `rag-lab <args…>` in this process, every stderr line kept. */
 export const cliInProcess = inProcessRunner();
 
-async function capture(args: string[], keep: (line: string) => boolean): Promise<Run> {
+async function capture(args: string[], keep: (line: string) => boolean, env: Record<string, string>): Promise<Run> {
   const { main } = await import('./dispatch');
+  const envBefore = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, env);
   let stdout = '';
   let stderr = '';
   const { stdout: out, stderr: err } = process;
@@ -106,5 +112,9 @@ async function capture(args: string[], keep: (line: string) => boolean): Promise
     out.write = writes.out;
     err.write = writes.err;
     console.log = writes.log;
+    for (const [k, v] of Object.entries(envBefore)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
   }
 }

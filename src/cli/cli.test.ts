@@ -1,7 +1,8 @@
 /**
- * The command line's commands end to end. Runs that test the process (exit code, stdout as a
- * pipe, a real model loaded) spawn it; those that test what a command says about its input run
- * in this process (cli-runner.ts), which costs no start-up.
+ * The command line's commands end to end. What a command says and returns runs in this process
+ * (cli-runner.ts: main() itself, no start-up); a few runs spawn the bundle the published command
+ * runs, for what only a process shows: --help from a cold start, the exit code Node ends with,
+ * and PGlite's WebAssembly found from the bundle by verify.
  */
 import { SHARED_DATA } from '../node/paths';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -36,7 +37,7 @@ The cost of solar panels has fallen sharply over the last decade. Installation i
 
 describe.concurrent('rag-lab eval', () => {
   it('--json prints exactly one JSON object: every strategy × 3 retrievers', async () => {
-    const r = await cli('eval', '--data', SQUAD, '--limit-docs', '1', '--limit-questions', '10', '--budget', '256', '--json');
+    const r = await cliInProcess('eval', '--data', SQUAD, '--limit-docs', '1', '--limit-questions', '10', '--budget', '256', '--json');
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stdout.split('\n').filter((l) => l.trim());
     expect(lines).toHaveLength(1);
@@ -84,7 +85,7 @@ describe.concurrent('rag-lab eval', () => {
   });
 
   it('--sweep --json prints one entry per parameter point', async () => {
-    const r = await cli('eval', '--sweep', '--data', SQUAD, '--limit-docs', '1', '--limit-questions', '5', '--strategies', 'window,naive', '--retriever', 'bm25', '--budget', '128,256', '--json');
+    const r = await cliInProcess('eval', '--sweep', '--data', SQUAD, '--limit-docs', '1', '--limit-questions', '5', '--strategies', 'window,naive', '--retriever', 'bm25', '--budget', '128,256', '--json');
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout) as { questions: number; results: { strategy: string; params: Record<string, unknown>; budgetTokens: number }[] };
     expect(out.questions).toBe(5);
@@ -97,7 +98,7 @@ describe.concurrent('rag-lab eval', () => {
   });
 
   it('--sweep prints the best setting per budget and its margin over naive chunks', async () => {
-    const r = await cli('eval', '--sweep', '--data', SQUAD, '--limit-docs', '1', '--limit-questions', '5', '--strategies', 'window,naive', '--retriever', 'bm25', '--budget', '256');
+    const r = await cliInProcess('eval', '--sweep', '--data', SQUAD, '--limit-docs', '1', '--limit-questions', '5', '--strategies', 'window,naive', '--retriever', 'bm25', '--budget', '256');
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/== budget 256 tokens: best (window|naive) \(bm25; .*\) answerInContext \d\.\d{3}, [+-]\d\.\d{3} over the best naive chunks/);
   });
@@ -232,7 +233,7 @@ describe.concurrent('rag-lab query and index', () => {
   it('query "…" <file.md> prints a table per strategy', async () => {
     const md = join(dir, 'solar.md');
     writeFileSync(md, SOLAR);
-    const r = await cli('query', 'How do batteries store energy?', md);
+    const r = await cliInProcess('query', 'How do batteries store energy?', md);
     expect(r.code, r.stderr).toBe(0);
     for (const s of STRATEGIES) expect(r.stdout).toContain(`== ${STRATEGY_LABELS[s]} · hybrid ·`);
     expect(r.stdout.match(/^#\s+score\s+tokens\s+where\s+from\s+text$/gm)).toHaveLength(STRATEGIES.length);
@@ -272,7 +273,7 @@ describe.concurrent('rag-lab query and index', () => {
     const md = join(dir, 'solar3.md');
     writeFileSync(md, SOLAR);
     const out = join(dir, 'corpus.json');
-    const r = await cli('index', md, '--out', out);
+    const r = await cliInProcess('index', md, '--out', out);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/document\s+language\s+sections\s+pages\s+sentences/);
     expect(r.stdout).toMatch(/\d+ sentences · \d+ leaves · \d+ naive chunks · embedder rag-lab\/test-embedder/);
@@ -288,7 +289,7 @@ describe.concurrent('rag-lab query and index', () => {
       expect(bytes.length).toBeGreaterThan(0);
     }
 
-    const q = await cli('query', 'How do batteries store energy?', '--corpus', out);
+    const q = await cliInProcess('query', 'How do batteries store energy?', '--corpus', out);
     expect(q.code, q.stderr).toBe(0);
     for (const s of STRATEGIES) expect(q.stdout).toContain(`== ${STRATEGY_LABELS[s]} · hybrid ·`);
     // Vectors come from the file: nothing is re-embedded, and vector search is available.
@@ -359,7 +360,7 @@ describe.concurrent('without a generated or reachable embedding model', () => {
 
   for (const retriever of ['vector', 'hybrid']) {
     it(`eval --retriever ${retriever}: one error line naming the command that fixes it, exit 2`, async () => {
-      const r = await cli('eval', '--data', SQUAD, '--limit-docs', '1', '--retriever', retriever, '--models-dir', emptyModels());
+      const r = await cliInProcess('eval', '--data', SQUAD, '--limit-docs', '1', '--retriever', retriever, '--models-dir', emptyModels());
       expect(r.code).toBe(2);
       expect(stderrLines(r)).toEqual(['error: the test embedder is not generated yet: run "npm run models:test" first']);
     });
@@ -369,15 +370,16 @@ describe.concurrent('without a generated or reachable embedding model', () => {
 describe('rag-lab export, verify, index --from', () => {
   it('exports a bundle, verifies it in PGlite (exit 0, 100 %), and indexes from it without embedding', async () => {
     const out = join(dir, 'bundle');
-    const e = await cli('export', '--data', SQUAD, '--limit-docs', '1', '--limit-questions', '2', '--strategy', 'automerge', '--budget', '256', '--out', out);
+    const e = await cliInProcess('export', '--data', SQUAD, '--limit-docs', '1', '--limit-questions', '2', '--strategy', 'automerge', '--budget', '256', '--out', out);
     expect(e.code, e.stderr).toBe(0);
     const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'));
     expect(manifest.strategy.name ?? manifest.strategy).toMatch(/automerge/);
+    // As a child process: PGlite's WebAssembly and data files are found from the bundle.
     const v = await cli('verify', out, '--engine', 'pglite');
     expect(v.code, v.stderr + v.stdout).toBe(0);
     expect(v.stdout).toMatch(/agreement: 100 %/);
     const saved = join(dir, 'from-bundle.json');
-    const i = await cli('index', '--from', out, '--out', saved);
+    const i = await cliInProcess('index', '--from', out, '--out', saved);
     expect(i.code, i.stderr).toBe(0);
     expect(i.stderr).not.toMatch(/embedding/);
     expect(JSON.parse(readFileSync(saved, 'utf8')).docs).toHaveLength(1);

@@ -1,5 +1,5 @@
 /**
- * --contextual end to end: the CLI (a child process running main.ts) writes situating contexts
+ * --contextual end to end: the CLI (main() in this process, cli-runner.ts) writes situating contexts
  * with the mock endpoint of src/node/context-mock-server.ts (started here on 127.0.0.1) or the
  * TEST generator, saves them with the corpus, queries with them without sending anything again,
  * evaluates and sweeps contextual off/on, exports them in a bundle that verifies in PGlite, and
@@ -10,10 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startContextMock, type ContextMock } from '../node/context-mock-server';
-import { cliRunner } from './cli-runner';
+import { inProcessRunner } from './cli-runner';
 
-// Blank stderr lines dropped; writing contexts and embedding can take minutes on a loaded machine.
-const cli = cliRunner({ keep: (l) => l.trim() !== '', killAfterMs: 170_000 });
+/** Blank stderr lines dropped. */
+const cli = inProcessRunner({ keep: (l) => l.trim() !== '' });
 
 let dir: string;
 let mock: ContextMock;
@@ -93,7 +93,6 @@ describe('rag-lab --contextual', () => {
     const v = await cli('verify', out);
     expect(v.code, v.stdout + v.stderr).toBe(0);
     expect(v.stdout).toContain('agreement: 100 %');
-    // Two processes (export, then verify in PGlite): longer than one command on a busy machine.
   }, 300_000);
 
   it('refuses, with one line, what cannot work', async () => {

@@ -7,11 +7,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliRunner } from './cli-runner';
+import { inProcessRunner } from './cli-runner';
 import { startEmbeddingMockServer, type MockEmbeddingServer } from './embedding-mock-server';
 
-/** The mock server's key in the environment; progress lines left out. */
-const cli = cliRunner({ env: { MOCK_EMBED_KEY: 'k-123' }, keep: (l) => Boolean(l.trim()) && !/^\r?embedding [^:]*(\[|: \d)/.test(l), killAfterMs: 170_000 });
+/** main() in this process (cli-runner.ts), the mock server's key in the environment; progress lines left out. */
+const cli = inProcessRunner({ env: { MOCK_EMBED_KEY: 'k-123' }, keep: (l) => Boolean(l.trim()) && !/^\r?embedding [^:]*(\[|: \d)/.test(l) });
 
 const PARAGRAPHS = [
   'The copper bridge crosses the northern river. It was built in 1887 by the harbour guild.',

@@ -12,16 +12,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GOLDEN } from '../core/export/format';
 import { withFile, withTable } from '../core/export/hostile-fixture';
 import { readBundleDir, writeBundleDir } from '../node/bundle-fs';
-import { cliRunner, inProcessRunner } from './cli-runner';
+import { inProcessRunner } from './cli-runner';
 import { failureLines } from './failure';
 import { renderTable } from './table';
 import { visible } from './terminal';
 
 /** Progress and notes left out: the tests read the error lines. */
 const keep = (l: string) => Boolean(l.trim()) && !/^note: /.test(l) && !/^(embedding|verify in PGlite)/.test(l);
-/** The terminal's view and the bundle commands run as a child process; what eval says of a dataset, in this process. */
-const cli = cliRunner({ keep, killAfterMs: 240_000 });
-const cliHere = inProcessRunner({ keep });
+/** Every command here in this process (cli-runner.ts): these cases test what a command writes and returns. */
+const cli = inProcessRunner({ keep });
 
 /** Control characters a terminal acts on (tab and newline are layout). */
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
@@ -65,7 +64,7 @@ describe.concurrent('one error: line, exit 2 (cases 8, 11 and the CLI)', () => {
   it('eval on a set with 0 usable questions says why', async () => {
     const path = join(dir, 'empty.json');
     writeFileSync(path, JSON.stringify({ data: [{ title: 'T', paragraphs: [{ context: 'Some text.', qas: [{ id: 'u', question: 'q?', is_impossible: true, answers: [] }] }] }] }));
-    const r = await cliHere('eval', '--data', path, '--retriever', 'bm25');
+    const r = await cli('eval', '--data', path, '--retriever', 'bm25');
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(`error: --data ${path}: the SQuAD file has no usable question (question u: unanswerable (asked by answer runs only))`);
     expect(r.stdout).not.toContain('NaN');
@@ -74,7 +73,7 @@ describe.concurrent('one error: line, exit 2 (cases 8, 11 and the CLI)', () => {
   it('eval reads a SQuAD file with a BOM and --language en_US', async () => {
     const path = join(dir, 'bom.json');
     writeFileSync(path, '\ufeff' + JSON.stringify({ data: [{ title: 'T', paragraphs: [{ context: 'Rivers flow to the sea. Lakes are still.', qas: [{ id: '1', question: 'Where do rivers flow?', answers: [{ text: 'the sea', answer_start: '15' }] }] }] }] }));
-    const r = await cliHere('eval', '--data', path, '--retriever', 'bm25', '--strategies', 'sentence', '--language', 'en_US', '--json');
+    const r = await cli('eval', '--data', path, '--retriever', 'bm25', '--strategies', 'sentence', '--language', 'en_US', '--json');
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out.questions).toBe(1);

@@ -8,12 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHARED_DATA } from '../node/paths';
-import { cliRunner } from './cli-runner';
+import { inProcessRunner } from './cli-runner';
 
 const SQUAD = `${SHARED_DATA}/squad_en/squad-dev-v1.1.from-explorer.json`;
 
-// Blank stderr lines dropped; eval of two variants with the model can take minutes on a loaded machine.
-const cli = cliRunner({ keep: (l) => l.trim() !== '', killAfterMs: 170_000 });
+/** main() in this process (cli-runner.ts); blank stderr lines dropped. */
+const cli = inProcessRunner({ keep: (l) => l.trim() !== '' });
 
 const TEXT = `# The lighthouse
 

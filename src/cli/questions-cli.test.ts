@@ -1,5 +1,5 @@
 /**
- * `questions generate` end to end: the CLI (a child process running main.ts) against the mock
+ * `questions generate` end to end: the CLI (main() in this process, cli-runner.ts) against the mock
  * OpenAI-compatible server of questions-mock-server.ts, started here on 127.0.0.1; then
  * `eval --questions` on the set it wrote, `questions convert`, `query --json`, and bad input.
  */
@@ -7,10 +7,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliInProcess, cliRunner, type Run } from './cli-runner';
+import { cliInProcess, inProcessRunner, type Run } from './cli-runner';
 import { startQuestionMock, type QuestionMock } from './questions-mock-server';
 
-const cli = cliRunner({ keep: (l) => Boolean(l.trim()), killAfterMs: 170_000 });
+/** Blank stderr lines dropped. */
+const cli = inProcessRunner({ keep: (l) => Boolean(l.trim()) });
 
 /** Three handbooks of 9 parts with 2 paragraphs each: 54 passages of at most 60 tokens. */
 function handbook(n: number): string {

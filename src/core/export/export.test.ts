@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parquetWriteBuffer } from 'hyparquet-writer';
-import { beforeAll, describe, expect, it } from 'vitest';
+import type { PGlite } from '@electric-sql/pglite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setupNode, SHARED_DATA } from '../../node/setup';
-import { createPglite, pgliteDatabase, verifyInPglite } from '../../node/pglite-verify';
+import { createPglite, pgliteDatabase } from '../../node/pglite-verify';
 import { DocumentBuilder } from '../documents/builder';
 import type { Embedder } from '../embed/embedder';
 import { TransformersEmbedder } from '../embed/transformers-embedder';
@@ -22,7 +23,7 @@ import { importBundle } from './import';
 import { fromBase64 } from './bytes';
 import { splitCopyBytes } from './copy-reader';
 import { readParquet } from './parquet';
-import { loadBundleSql } from './verify';
+import { loadBundleSql, readVerifiable, verifyBundle, type VerifyReport } from './verify';
 import { retrievalParams } from '../retrieve/params';
 import { analyze } from '../index/analyzer';
 import { DEFAULT_LEXICAL, LexicalIndex, type LexicalParams } from '../index/lexical-index';
@@ -35,6 +36,14 @@ let squadJson: { data: { title: string; paragraphs: { context: string }[] }[] };
 let set: EvalSet;
 let engine: RetrievalEngine;
 let bundle: ExportResult;
+/** One PGlite for the file: its start costs seconds, a clean schema milliseconds. */
+let pg: PGlite;
+
+/** The bundle loaded into this file's PGlite, from an empty raglab schema, and checked against its golden run. */
+async function verifyHere(files: BundleFile[]): Promise<VerifyReport> {
+  await pg.exec('DROP SCHEMA IF EXISTS raglab CASCADE;');
+  return verifyBundle(await readVerifiable(files), pgliteDatabase(pg));
+}
 
 async function embedded(docs: Document[], structure: Partial<StructureParams> = {}): Promise<RetrievalEngine> {
   const e = new RetrievalEngine({ embedder, structure });
@@ -48,6 +57,7 @@ const golden = (files: BundleFile[]): Golden => JSON.parse(new TextDecoder().dec
 
 beforeAll(async () => {
   setupNode();
+  pg = await createPglite();
   embedder = await TransformersEmbedder.load({ model: 'rag-lab/test-embedder' });
   squadJson = JSON.parse(readFileSync(SQUAD, 'utf8'));
   set = readSquad(squadJson, { limitDocs: 2 });
@@ -59,10 +69,11 @@ beforeAll(async () => {
     labVersion: 'test',
   });
 });
+afterAll(() => pg?.close());
 
 describe('export → PostgreSQL (PGlite + pgvector) → the golden run', () => {
   it('reproduces ranked ids, blocks, scores and metrics for BM25, vector and hybrid over every SQL strategy', async () => {
-    const report = await verifyInPglite(bundle.files);
+    const report = await verifyHere(bundle.files);
     expect(report.runs.map((r) => `${r.retriever}/${r.strategy}`)).toEqual(
       ['bm25', 'vector', 'hybrid'].flatMap((r) => ['naive', 'sentence', 'window', 'automerge'].map((s) => `${r}/${s}`)),
     );
@@ -104,7 +115,7 @@ describe('export → PostgreSQL (PGlite + pgvector) → the golden run', () => {
       params: { topK: 8, budgetTokens: 200, window: { before: 2, after: 4, bySection: true }, merge: { threshold: 0.3 }, filters: { section: 'part 0' }, rrf: { c: 20, weights: { bm25: 0.3, vector: 0.7 } } },
       questions,
     });
-    const report = await verifyInPglite(r.files);
+    const report = await verifyHere(r.files);
     for (const run of report.runs) expect(run.firstDifference, `${run.retriever}/${run.strategy}`).toBeNull();
     expect(report.agree).toBe(true);
     const g = golden(r.files);
@@ -147,7 +158,7 @@ describe('BM25 through the export, for each analyzer and variant', () => {
         questions: set.questions.slice(0, 8),
         retrievers: ['bm25', 'hybrid'],
       });
-      const report = await verifyInPglite(r.files);
+      const report = await verifyHere(r.files);
       expect(report.runs.map((x) => `${x.retriever}/${x.strategy}`)).toEqual(['bm25', 'hybrid'].flatMap((x) => ['naive', 'sentence', 'window', 'automerge'].map((st) => `${x}/${st}`)));
       for (const run of report.runs) {
         expect(run.firstDifference, `${run.retriever}/${run.strategy}`).toBeNull();
@@ -252,19 +263,15 @@ describe('the vectors as text and bytes', () => {
   const bytesOf = (f: Float32Array) => Buffer.from(f.buffer, f.byteOffset, f.byteLength);
 
   it('PostgreSQL reads back every vector of data.sql as its very float32 bytes, loaded in small COPY pieces', async () => {
-    const db = await createPglite();
-    try {
-      const files = new Map(bundle.files.map((f) => [f.name, f.bytes]));
-      // 64 KB pieces: the data goes in as many COPY calls, as a 100k-sentence bundle's does.
-      await loadBundleSql(pgliteDatabase(db), files, 64 << 10);
-      const rows = (await db.query<{ kind: (typeof UNIT_KINDS)[number]; unit: number; e: number[] }>('SELECT kind, unit, embedding::real[] AS e FROM raglab.vectors ORDER BY kind, unit')).rows;
-      expect(rows.length).toBe(UNIT_KINDS.reduce((n, k) => n + engine.unitCount(k), 0));
-      for (const r of rows) expect(bytesOf(Float32Array.from(r.e)).equals(bytesOf(vectorOf(r.kind, r.unit))), `${r.kind} ${r.unit}`).toBe(true);
-      const counts = (await db.query<{ n: number }>('SELECT count(*)::integer AS n FROM raglab.sentences')).rows[0]!.n;
-      expect(counts).toBe(engine.corpus.sentences.length);
-    } finally {
-      await db.close();
-    }
+    await pg.exec('DROP SCHEMA IF EXISTS raglab CASCADE;');
+    const files = new Map(bundle.files.map((f) => [f.name, f.bytes]));
+    // 64 KB pieces: the data goes in as many COPY calls, as a 100k-sentence bundle's does.
+    await loadBundleSql(pgliteDatabase(pg), files, 64 << 10);
+    const rows = (await pg.query<{ kind: (typeof UNIT_KINDS)[number]; unit: number; e: number[] }>('SELECT kind, unit, embedding::real[] AS e FROM raglab.vectors ORDER BY kind, unit')).rows;
+    expect(rows.length).toBe(UNIT_KINDS.reduce((n, k) => n + engine.unitCount(k), 0));
+    for (const r of rows) expect(bytesOf(Float32Array.from(r.e)).equals(bytesOf(vectorOf(r.kind, r.unit))), `${r.kind} ${r.unit}`).toBe(true);
+    const counts = (await pg.query<{ n: number }>('SELECT count(*)::integer AS n FROM raglab.sentences')).rows[0]!.n;
+    expect(counts).toBe(engine.corpus.sentences.length);
   });
 
   it('the SQL text of each vector is the shortest that reads back: parsed, it is the same float32 bytes', () => {
@@ -379,9 +386,13 @@ describe('import', () => {
         null,
       ],
     ];
+    // One open corpus for these cases: each checks it is left as it found it.
+    let open: RetrievalEngine;
+    beforeAll(async () => {
+      open = await embedded(set.docs.slice(1, 2));
+    });
     for (const [what, make, message, emb] of cases) {
       it(what, async () => {
-        const open = await embedded(set.docs.slice(1, 2));
         const before = { docs: open.corpus.docs.length, sentences: open.corpus.sentences.length, vectors: open.exportVectors().sentence!.slice() };
         const files = await make();
         const err = await importBundle(files, { embedder: emb === 'none' ? null : (emb ?? embedder), into: open }).catch((e) => e);
