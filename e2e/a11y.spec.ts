@@ -6,8 +6,8 @@ import { expect, test, type Page, type TestInfo } from '@playwright/test';
 /**
  * Every view (explore with results, the document view, the generator with an answer, the
  * export panel, the map, evaluate with results) at a laptop, a wide and a phone size, and at
- * the laptop size in dark mode: axe-core (WCAG 2 A/AA and best practices) must find nothing
- * serious or critical, the page must not scroll sideways (only the columns strip may), and a
+ * the laptop size in dark mode: axe-core (WCAG 2 A/AA and best practices; which rules at which
+ * size: see scan) must find nothing serious or critical, the page must not scroll sideways (only the columns strip may), and a
  * screenshot of each (the full page at 1280) is kept under test-results/a11y/<size>-<view>.png.
  */
 
@@ -42,13 +42,34 @@ function tab(page: Page, name: string) {
 }
 
 /**
- * Scans the page at every size; keeps what axe found, the sideways overflow and a screenshot.
- * `only` limits the scan to a panel (CSS selectors) where the rest of the page was scanned already.
+ * axe-core at one size, on the page or only on the `only` panels (CSS selectors). The DOM is
+ * the same at every size; the width changes layout and the scheme changes colours. So 1280 runs
+ * every rule, 390 every rule but contrast (the narrow layout hides and wraps things), 1280-dark
+ * contrast alone, and 1920 no scan (overflow and the screenshot only): a full scan of twelve
+ * full columns costs seconds, and the same scan again finds the same.
+ */
+async function scan(page: Page, view: string, size: (typeof SIZES)[number], findings: Finding[], only: string[]): Promise<void> {
+  if (size.name === '1920') return;
+  const axe = new AxeBuilder({ page });
+  if (size.dark) axe.withRules(['color-contrast']);
+  else {
+    // Experimental in axe, so named here: a control's name must contain its visible text.
+    axe.options({ rules: { 'label-content-name-mismatch': { enabled: true } } }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']);
+    if (size.name === '390') axe.disableRules(['color-contrast']);
+  }
+  for (const selector of only) axe.include(selector);
+  const result = await axe.analyze();
+  for (const v of result.violations) {
+    findings.push({ view, size: size.name, rule: v.id, impact: v.impact ?? 'unknown', elements: v.nodes.map((n) => n.target.join(' ')) });
+  }
+}
+
+/**
+ * Checks the page at every size: what axe finds (see scan), the sideways overflow, and a
+ * screenshot. `only` limits the scan to a panel where the rest of the page was scanned already.
  */
 async function check(page: Page, info: TestInfo, view: string, findings: Finding[], overflow: string[], focus?: () => Promise<void>, only: string[] = []): Promise<void> {
-  // A panel scanned alone (`only`) skips 1920: without contrast (checked at 1280) axe's rules do
-  // not depend on the width, and a panel that fits 1280 and 390 px does not overflow a wider one.
-  for (const size of only.length ? SIZES.filter((s) => s.name !== '1920') : SIZES) {
+  for (const size of SIZES) {
     await page.emulateMedia({ colorScheme: size.dark ? 'dark' : 'light' });
     await page.setViewportSize({ width: size.width, height: size.height });
     // A column refresh (vectors arriving under load) dims the columns while it runs: scan the
@@ -56,19 +77,7 @@ async function check(page: Page, info: TestInfo, view: string, findings: Finding
     await expect(page.locator('[aria-busy="true"]')).toHaveCount(0, { timeout: 60_000 });
     await page.waitForTimeout(300); // layout, the fade back, the map's resize observer and the charts settle
     if (focus) await focus();
-    const axe = new AxeBuilder({ page })
-      // Experimental in axe, so named here: a control's name must contain its visible text.
-      .options({ rules: { 'label-content-name-mismatch': { enabled: true } } })
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']);
-    // Contrast depends on the colour scheme, not the width, and is the costly rule on a page of
-    // twelve full columns: each scheme's contrast is checked at 1280 for every view; the other
-    // sizes check everything else (names, roles, landmarks, overflow).
-    if (size.name === '1920' || size.name === '390') axe.disableRules(['color-contrast']);
-    for (const selector of only) axe.include(selector);
-    const result = await axe.analyze();
-    for (const v of result.violations) {
-      findings.push({ view, size: size.name, rule: v.id, impact: v.impact ?? 'unknown', elements: v.nodes.map((n) => n.target.join(' ')) });
-    }
+    await scan(page, view, size, findings, only);
     const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.scrollingElement!.scrollWidth, innerWidth: window.innerWidth }));
     if (scrollWidth > innerWidth) overflow.push(`${size.name} ${view}: the page scrolls sideways by ${scrollWidth - innerWidth} px`);
     const path = resolve(OUT, `${size.name}-${view}.png`);
