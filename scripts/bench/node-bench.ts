@@ -103,15 +103,21 @@ for (const [i, kind] of kinds.entries()) {
   part(`vectors ${kind}`);
 }
 const importMs = performance.now() - t1;
-// BM25 indexes are built on the first search of each unit kind (as in the app).
+// BM25 indexes are built on the first search of each unit kind (as in the app): here before it, timed apart
+// from the rest of that search (the vector indexes' codes and rows, the semantic chunks, scratch).
 const t2 = performance.now();
+let bm25Ms = 0;
 for (const kind of kinds) {
+  const tk = performance.now();
   engine.lexicalIndex(kind);
+  bm25Ms += performance.now() - tk;
   part(`bm25 ${kind}`);
 }
-await engine.search('warm up the lexical indexes', [...STRATEGIES], retrievalParams({ retriever: 'hybrid' }));
-const bm25Ms = performance.now() - t2;
 say(`BM25 built in ${(bm25Ms / 1000).toFixed(1)} s`);
+const t3 = performance.now();
+await engine.search('warm up the lexical indexes', [...STRATEGIES], retrievalParams({ retriever: 'hybrid' }));
+const firstSearchMs = performance.now() - t3;
+say(`first search in ${(firstSearchMs / 1000).toFixed(1)} s (BM25 and first search ${((performance.now() - t2) / 1000).toFixed(1)} s)`);
 part('first search (other lazily built parts, scratch)');
 const after = mem();
 let textBytes = 0;
@@ -287,6 +293,7 @@ const out = {
   buildMs,
   importMs,
   bm25BuildMs: bm25Ms,
+  firstSearchMs,
   memory,
   scan,
   query,

@@ -22,6 +22,8 @@ export interface NodeBench {
   buildMs: number;
   importMs: number;
   bm25BuildMs: number;
+  /** The first search after the BM25 build: vector codes and rows, semantic chunks, scratch (absent before this field was split out). */
+  firstSearchMs?: number;
   memory: { sentences: number; units: Record<string, number>; deltaBytes: number; heapDelta: number; externalDelta: number; bytesPerSentence: number; rawBytesPerSentence: number; ratio: number; allKindVectorBytesPerSentence: number; parts?: Record<string, number> };
   scan: { p50Ms: number; p95Ms: number };
   query: Record<string, { p50Ms: number; p95Ms: number; ratioToScan: number }>;
@@ -110,7 +112,7 @@ export interface BenchReport {
   query100k: Record<string, Latency & { ratioToScan: number }> | null;
   queryScan100k: Latency | null;
   querySentences: number | null;
-  queryBySize: Record<string, { scan: Latency; query: NodeBench['query']; buildMs: number; bm25BuildMs: number }>;
+  queryBySize: Record<string, { scan: Latency; query: NodeBench['query']; buildMs: number; bm25BuildMs: number; firstSearchMs: number | null }>;
   sliderMs100k: (Partial<Latency> & { byChange: NodeBench['slider'] }) | null;
   bytesPerSentence100k: number | null;
   memoryRatio100k: number | null;
@@ -178,7 +180,7 @@ export function benchReport(i: BenchInputs): BenchReport {
     query100k: big ? queryOf(big) : null,
     queryScan100k: big?.scan ?? null,
     querySentences: big?.n ?? null,
-    queryBySize: Object.fromEntries(i.engineRuns.map((r) => [r.n, { scan: r.scan, query: r.query, buildMs: r.buildMs, bm25BuildMs: r.bm25BuildMs }])),
+    queryBySize: Object.fromEntries(i.engineRuns.map((r) => [r.n, { scan: r.scan, query: r.query, buildMs: r.buildMs, bm25BuildMs: r.bm25BuildMs, firstSearchMs: r.firstSearchMs ?? null }])),
     sliderMs100k: big ? sliderOf(big) : null,
     bytesPerSentence100k: big?.memory.bytesPerSentence ?? null,
     memoryRatio100k: big?.memory.ratio ?? null,

@@ -167,15 +167,8 @@ export class LexicalIndex {
   }
 
   private addUnit(tokens: string[]): void {
-    const id = this.count++;
-    if (id >= this.tokenLengths.length) {
-      const size = Math.max(64, this.tokenLengths.length * 2);
-      this.tokenLengths = grow(this.tokenLengths, size);
-      this.distinct = grow(this.distinct, size);
-    }
     const plus = this.params.bm25 === 'bm25plus';
     // Term frequencies by term id in the shared scratch (no Map a unit), distinct ids in first-seen order.
-    let unitTerms = unitScratch.terms;
     let distinct = 0;
     let empty = false;
     for (const term of tokens) {
@@ -189,18 +182,93 @@ export class LexicalIndex {
         this.termIds.set(term, t);
         this.termList.push(term);
       }
-      if (t >= unitScratch.tf.length) unitScratch.tf = grow(unitScratch.tf, Math.max(2 * unitScratch.tf.length, t + 1));
-      if (unitScratch.tf[t]!++ === 0) {
-        if (distinct === unitTerms.length) unitTerms = unitScratch.terms = grow(unitTerms, 2 * unitTerms.length);
-        unitTerms[distinct++] = t;
-      }
+      distinct = countTerm(t, 1, distinct);
     }
-    const size = distinct + (empty ? 1 : 0);
-    this.tokenLengths[id] = tokens.length;
-    this.totalTokens += tokens.length;
+    this.appendCounted(distinct, distinct + (empty ? 1 : 0), tokens.length);
+  }
+
+  /** Whether this index and `other` use one term dictionary and the same lexical parameters (addRuns can sum other's units into this one). */
+  canSum(other: LexicalIndex): boolean {
+    return other.termList === this.termList && lexicalKey(other.params) === lexicalKey(this.params);
+  }
+
+  /**
+   * Adds n units, each a run of units already in `parts` (an index over the same analyzer and
+   * BM25 variant, sharing this index's dictionary) or, where `run` gives null, the terms
+   * `terms(i)` gives. A run [start, end) gets its parts' summed frequencies: the postings add()
+   * makes from the parts' joined texts when the joins break no word (LexicalIndexes checks
+   * that), without analysing again.
+   */
+  addRuns(parts: LexicalIndex, n: number, run: (i: number) => { start: number; end: number } | null, terms: (i: number) => string[]): void {
+    if (!this.canSum(parts)) throw new Error('runs come from an index of another term dictionary or lexical choice');
+    this.reference = null;
+    // Parts' postings by unit, a window of parts at a time: the transpose of a window costs a pass over parts' table.
+    const WINDOW = 1 << 18;
+    let byUnit: UnitPostings | null = null;
+    for (let i = 0; i < n; i++) {
+      const r = run(i);
+      if (!r) {
+        this.addUnit(terms(i));
+        continue;
+      }
+      const { start: a, end: b } = r;
+      if (!(a >= 0 && b <= parts.count && a < b)) throw new Error(`run ${a}…${b} outside the ${parts.count} units`);
+      if (!byUnit || a < byUnit.from || b > byUnit.from + byUnit.offsets.length - 1) byUnit = parts.unitPostings(a, Math.min(parts.count, Math.max(b, a + WINDOW)));
+      let distinct = 0;
+      let tokens = 0;
+      let empty = false;
+      for (let u = a; u < b; u++) {
+        const o = u - byUnit.from;
+        for (let k = byUnit.offsets[o]!; k < byUnit.offsets[o + 1]!; k++) distinct = countTerm(byUnit.term[k]!, byUnit.tf[k]!, distinct);
+        tokens += parts.tokenLengths[u]!;
+        // BM25+: a part whose length counts one more than its postings held an empty token.
+        if (parts.distinct[u]! > byUnit.offsets[o + 1]! - byUnit.offsets[o]!) empty = true;
+      }
+      this.appendCounted(distinct, distinct + (empty ? 1 : 0), tokens);
+    }
+    if (this.log.n > Math.max(1 << 16, this.table.length)) this.compact();
+  }
+
+  /** Postings of units [from, to) by unit: unit from+j's rows are [offsets[j], offsets[j + 1]) of term and tf (terms ascending). */
+  private unitPostings(from: number, to: number): UnitPostings {
+    this.compact();
+    const offsets = new Int32Array(to - from + 1);
+    const terms = this.offsets.length - 1;
+    for (let t = 0; t < terms; t++)
+      for (let i = this.offsets[t]!; i < this.offsets[t + 1]!; i++) {
+        const u = this.table.unit(i);
+        if (u >= from && u < to) offsets[u - from + 1]!++;
+      }
+    for (let j = 0; j < to - from; j++) offsets[j + 1]! += offsets[j]!;
+    const cursor = offsets.slice(0, to - from);
+    const term = new Int32Array(offsets[to - from]!);
+    const tf = new Uint32Array(term.length);
+    for (let t = 0; t < terms; t++)
+      for (let i = this.offsets[t]!; i < this.offsets[t + 1]!; i++) {
+        const u = this.table.unit(i);
+        if (u >= from && u < to) {
+          const at = cursor[u - from]!++;
+          term[at] = t;
+          tf[at] = this.table.tf(i);
+        }
+      }
+    return { from, offsets, term, tf };
+  }
+
+  /** Appends the unit counted in unitScratch (its `distinct` term ids and their frequencies) and leaves the scratch zero. */
+  private appendCounted(distinct: number, size: number, tokenLength: number): void {
+    const id = this.count++;
+    if (id >= this.tokenLengths.length) {
+      const grown = Math.max(64, this.tokenLengths.length * 2);
+      this.tokenLengths = grow(this.tokenLengths, grown);
+      this.distinct = grow(this.distinct, grown);
+    }
+    this.tokenLengths[id] = tokenLength;
+    this.totalTokens += tokenLength;
     // As MiniSearch: the length counts distinct tokens (an empty one too), the mean is updated in its steps.
     this.distinct[id] = size;
     this.avgDistinct = (this.avgDistinct * id + size) / (id + 1);
+    const unitTerms = unitScratch.terms;
     const tf = unitScratch.tf;
     for (let k = 0; k < distinct; k++) {
       const t = unitTerms[k]!;
@@ -449,6 +517,25 @@ let touchedScratch = new Int32Array(1024);
 
 /** Per-unit term counts while a unit is added, shared by every index (add() runs to its end synchronously and leaves them zero). */
 const unitScratch = { tf: new Uint32Array(1024), terms: new Int32Array(256) };
+
+/** Counts `n` of term t into unitScratch; returns the unit's distinct terms so far (t appended when new). */
+function countTerm(t: number, n: number, distinct: number): number {
+  if (t >= unitScratch.tf.length) unitScratch.tf = grow(unitScratch.tf, Math.max(2 * unitScratch.tf.length, t + 1));
+  if (unitScratch.tf[t] === 0) {
+    if (distinct === unitScratch.terms.length) unitScratch.terms = grow(unitScratch.terms, 2 * unitScratch.terms.length);
+    unitScratch.terms[distinct++] = t;
+  }
+  unitScratch.tf[t]! += n;
+  return distinct;
+}
+
+/** A unit-major copy of some units' postings (LexicalIndex.unitPostings). */
+interface UnitPostings {
+  from: number;
+  offsets: Int32Array;
+  term: Int32Array;
+  tf: Uint32Array;
+}
 
 /** Per-search accumulators shared by every index (a search runs to its end synchronously and resets what it touched): one pair for the largest index, not one per kind. */
 let scratch = { score: new Float64Array(0), matched: new Uint16Array(0) };
