@@ -161,6 +161,52 @@ describe('BitScanIndex codes whose last word is partly padding', () => {
   }
 });
 
+describe('BitScanIndex 1-bit codes', () => {
+  /** prepare()'s general loop for one row at 1 bit (levels ±1, cut 0): the codes and α the sign path must equal bit for bit. */
+  function reference(row: Float32Array, mean: Float32Array, spread: Float32Array, words: number): { code: Uint32Array; alpha: number } {
+    const code = new Uint32Array(words);
+    let num = 0;
+    let den = 0;
+    for (let b = 0; b < 4 * words; b++) {
+      let byte = 0;
+      for (let f = 0; f < 8; f++) {
+        const j = b * 8 + f;
+        if (j >= row.length) break;
+        const r = row[j]! - mean[j]!;
+        const c = r / spread[j]! > 0 ? 1 : 0;
+        byte |= c << f;
+        const rec = (c ? 1 : -1) * spread[j]!;
+        num += r * rec;
+        den += rec * rec;
+      }
+      code[b >> 2]! |= byte << (8 * (b & 3));
+    }
+    return { code, alpha: Math.fround(den > 0 ? num / den : 0) };
+  }
+
+  for (const [d, rows] of [[384, 'float16'], [300, 'float32']] as const)
+    it(`${d} dimensions, ${rows} rows: every row's code and scale are the general loop's, exact zeros and ties included`, () => {
+      const rand = mulberry32(d);
+      const count = 2500;
+      const data = new Float32Array(count * d);
+      for (let i = 0; i < data.length; i++) data[i] = rand() < 0.05 ? 0 : rand() * 2 - 1;
+      // A row equal to another, a row of zeros, and a dimension 0 in every row (its residual is exactly 0: the bit is 0).
+      data.copyWithin(0, d, 2 * d);
+      data.fill(0, 2 * d, 3 * d);
+      for (let i = 0; i < count; i++) data[i * d + 7] = 0;
+      const idx = new BitScanIndex(d, { compactFrom: rows === 'float16' ? 0 : Infinity });
+      idx.add(data);
+      idx.search(data.subarray(0, d), 1);
+      const inside = idx as unknown as { codes: Uint32Array; scale: Float32Array; mean: Float32Array; spread: Float32Array; words: number };
+      expect(inside.words).toBe(Math.ceil(d / 32));
+      for (let i = 0; i < count; i++) {
+        const { code, alpha } = reference(idx.vector(i), inside.mean, inside.spread, inside.words);
+        expect([...inside.codes.subarray(i * inside.words, (i + 1) * inside.words)], `row ${i}`).toEqual([...code]);
+        expect(inside.scale[i], `row ${i}`).toBe(alpha);
+      }
+    });
+});
+
 describe('BitScanIndex as the auto backend', () => {
   it('below the switch size it is the exact scan: same ids and scores as FlatIndex', () => {
     const exact = built(new FlatIndex(dim)) as FlatIndex;
