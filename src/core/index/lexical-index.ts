@@ -1,10 +1,9 @@
-import MiniSearch, { type Options } from 'minisearch';
 import { analyze, analyzeEach, WordMemo } from './analyzer';
-import { TopK } from './top-k';
 import type { Allow, Hit } from './vector-index';
-import { BM25_PARAMS, DEFAULT_LEXICAL, LUCENE_BM25_PARAMS, lexicalKey, type LexicalParams } from './lexical-params';
+import { DEFAULT_LEXICAL, lexicalKey, type LexicalParams } from './lexical-params';
 import { emptyLog, grow, PostingTable, tfColumn } from './posting-table';
-import { bestByMatchedTerms, bm25PlusTerm } from './bm25-scoring';
+import { luceneSearch, plusSearch, type PostingsView } from './bm25-scoring';
+import { referenceIndex, type Reference } from './minisearch-reference';
 
 export { BM25_PARAMS, BM25_VARIANTS, DEFAULT_LEXICAL, isBm25Variant, lexicalKey, lexicalLabel, LUCENE_BM25_PARAMS, type Bm25Variant, type LexicalParams } from './lexical-params';
 
@@ -29,9 +28,6 @@ export class TermDictionary {
   readonly ids = new Map<string, number>();
   readonly list: string[] = [];
 }
-
-/** MiniSearch over one text field: the BM25+ reference (miniSearch()). */
-type Reference = MiniSearch<{ id: number; text: string; lang: string }>;
 
 /**
  * BM25 over text units, tokenised by an analyzer (analyzer.ts: Intl.Segmenter words, so
@@ -345,175 +341,30 @@ export class LexicalIndex {
     if (!query.trim() || k <= 0) return [];
     this.compact();
     const terms = this.analyze(query, language);
-    if (this.params.bm25 === 'lucene') return this.luceneSearch(terms, k, allow);
+    if (this.params.bm25 === 'lucene') return luceneSearch(this.view(), terms, k, allow);
     // As MiniSearch: every query term in order (repeats count twice), empty ones dropped.
-    return this.plusSearch(
+    return plusSearch(
+      this.view(),
       terms.filter((t) => !!t),
       k,
       allow,
     );
   }
 
+  /** What a search reads: the compacted postings and the lengths, as they are now. */
+  private view(): PostingsView {
+    return { count: this.count, offsets: this.offsets, table: this.table, termIds: this.termIds, distinct: this.distinct, avgDistinct: this.avgDistinct, tokenLengths: this.tokenLengths, totalTokens: this.totalTokens };
+  }
+
   /** MiniSearch's own search over the same postings and lengths (the reference BM25+ must equal). */
   miniSearch(query: string, k: number, allow?: Allow): Hit[] {
     if (this.params.bm25 !== 'bm25plus') throw new Error('miniSearch is the BM25+ reference; this index scores with Lucene BM25');
-    this.reference ??= this.referenceIndex();
+    this.compact();
+    this.reference ??= referenceIndex(this.view(), this.termList, (text) => analyze(text, this.language, this.params.analyzer));
     const results = this.reference.search(query, allow ? { filter: (r) => allow(r.id as number) } : {});
     return results.slice(0, k).map((r) => ({ id: r.id as number, score: r.score }));
   }
-
-  /** A MiniSearch filled from the postings: its document table through loadJS, its term index directly. */
-  private referenceIndex(): Reference {
-    this.compact();
-    const options: Options<{ id: number; text: string; lang: string }> = {
-      fields: ['text'],
-      idField: 'id',
-      storeFields: [],
-      tokenize: (text: string) => analyze(text, this.language, this.params.analyzer),
-      processTerm: (term: string) => term,
-      searchOptions: { bm25: { ...BM25_PARAMS }, prefix: false, fuzzy: false, combineWith: 'OR' },
-    };
-    const units = this.count;
-    const documentIds: Record<number, number> = {};
-    const fieldLength: Record<number, number[]> = {};
-    for (let u = 0; u < units; u++) {
-      documentIds[u] = u;
-      fieldLength[u] = [this.distinct[u]!];
-    }
-    const mini = MiniSearch.loadJS(
-      { documentCount: units, nextId: units, documentIds, fieldIds: { text: 0 }, fieldLength, averageFieldLength: [this.avgDistinct], storedFields: {}, dirtCount: 0, index: [], serializationVersion: 2 },
-      options,
-    ) as Reference;
-    const index = (mini as unknown as { _index?: { set(term: string, data: Map<number, Map<number, number>>): void } })._index;
-    if (!index?.set) throw new Error('MiniSearch internals changed: postings cannot be loaded');
-    for (let t = 0; t < this.offsets.length - 1; t++) {
-      const docs = new Map<number, number>();
-      for (let i = this.offsets[t]!; i < this.offsets[t + 1]!; i++) docs.set(this.table.unit(i), this.table.tf(i));
-      if (docs.size) index.set(this.termList[t]!, new Map([[0, docs]]));
-    }
-    return mini;
-  }
-
-  private scratchFor(n: number): { score: Float64Array; matched: Uint16Array } {
-    if (scratch.score.length < n) {
-      const size = Math.ceil(n * 1.25);
-      scratch = { score: new Float64Array(size), matched: new Uint16Array(size) };
-    }
-    return scratch;
-  }
-
-  /**
-   * MiniSearch's BM25+ over the postings: per query term in query order, idf · (δ + tf·(k1+1)
-   * / (tf + k1·(1 − b + b·len/avg))) summed in that order, then × the distinct query terms matched.
-   */
-  private plusSearch(terms: string[], k: number, allow?: Allow): Hit[] {
-    const n = this.count;
-    if (!n) return [];
-    const { score: acc, matched } = this.scratchFor(n);
-    const { offsets, distinct } = this;
-    const { packed, units, tfs } = this.table;
-    const avg = this.avgDistinct;
-    const touched: number[] = [];
-    try {
-      for (let q = 0; q < terms.length; q++) {
-        const t = this.termIds.get(terms[q]!);
-        // A shared dictionary may know terms this index has no rows for (yet).
-        if (t === undefined || t >= offsets.length - 1) continue;
-        const from = offsets[t]!;
-        const to = offsets[t + 1]!;
-        // A repeated query term adds its score again but is one matched term (its units were all touched before).
-        const first = terms.indexOf(terms[q]!) === q;
-        const idf = Math.log(1 + (n - (to - from) + 0.5) / (to - from + 0.5));
-        for (let i = from; i < to; i++) {
-          let doc: number;
-          let tf: number;
-          if (packed) {
-            const r = packed[i]!;
-            doc = r >>> 8;
-            tf = r & 0xff;
-          } else {
-            doc = units![i]!;
-            tf = tfs![i]!;
-          }
-          const s = bm25PlusTerm(idf, tf, distinct[doc]!, avg);
-          if (!first) acc[doc] = acc[doc]! + s;
-          else {
-            if (matched[doc] === 0) {
-              touched.push(doc);
-              acc[doc] = s;
-            } else acc[doc] = acc[doc]! + s;
-            matched[doc] = matched[doc]! + 1;
-          }
-        }
-      }
-      return bestByMatchedTerms(touched, acc, matched, k, allow);
-    } finally {
-      // Left clean for the next search of any index (luceneSearch reads a 0 sum as untouched).
-      for (const doc of touched) {
-        matched[doc] = 0;
-        acc[doc] = 0;
-      }
-    }
-  }
-
-  /**
-   * Lucene's BM25 over the postings: every query term occurrence adds its score (a repeated term
-   * counts twice, as Anserini's boosts). A score is never 0 (idf > 0, tf ≥ 1), so a unit's sum
-   * being 0 says it is untouched: no second array is read per posting — at a million sentences a
-   * posting's reads are cache misses, and this search was most of a hybrid column's extra time.
-   */
-  private luceneSearch(terms: string[], k: number, allow?: Allow): Hit[] {
-    const { k: k1, b } = LUCENE_BM25_PARAMS;
-    const n = this.count;
-    if (!n) return [];
-    const avg = this.totalTokens / n;
-    const { score: acc } = this.scratchFor(n);
-    const { offsets, tokenLengths } = this;
-    const { packed, units, tfs } = this.table;
-    let touched = touchedScratch;
-    let count = 0;
-    try {
-      for (const term of terms) {
-        const t = this.termIds.get(term);
-        if (t === undefined || t >= offsets.length - 1) continue;
-        const from = offsets[t]!;
-        const to = offsets[t + 1]!;
-        const idf = Math.log(1 + (n - (to - from) + 0.5) / (to - from + 0.5));
-        if (count + (to - from) > touched.length) touched = touchedScratch = grow(touched, Math.max(2 * touched.length, count + (to - from)));
-        for (let i = from; i < to; i++) {
-          let u: number;
-          let tf: number;
-          if (packed) {
-            const r = packed[i]!;
-            u = r >>> 8;
-            tf = r & 0xff;
-          } else {
-            u = units![i]!;
-            tf = tfs![i]!;
-          }
-          const s = (idf * tf) / (tf + k1 * (1 - b + (b * tokenLengths[u]!) / avg));
-          const sum = acc[u]!;
-          if (sum === 0) {
-            touched[count++] = u;
-            acc[u] = s;
-          } else acc[u] = sum + s;
-        }
-      }
-      const top = new TopK(k, true);
-      for (let j = 0; j < count; j++) {
-        const u = touched[j]!;
-        if (!allow || allow(u)) top.push(u, acc[u]!);
-      }
-      return top.result();
-    } finally {
-      // The scratch is shared by every index: left clean even when a filter throws.
-      for (let j = 0; j < count; j++) acc[touched[j]!] = 0;
-    }
-  }
 }
-
-/** The units a Lucene search touched, shared by every index (a search runs to its end synchronously). */
-let touchedScratch = new Int32Array(1024);
 
 /** Per-unit term counts while a unit is added, shared by every index (add() runs to its end synchronously and leaves them zero). */
 const unitScratch = { tf: new Uint32Array(1024), terms: new Int32Array(256) };
@@ -537,5 +388,3 @@ interface UnitPostings {
   tf: Uint32Array;
 }
 
-/** Per-search accumulators shared by every index (a search runs to its end synchronously and resets what it touched): one pair for the largest index, not one per kind. */
-let scratch = { score: new Float64Array(0), matched: new Uint16Array(0) };
