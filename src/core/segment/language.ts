@@ -1,5 +1,5 @@
-import { francAll } from 'franc';
 import { SCRIPT_LANGUAGES, TRIGRAM_LANGUAGES } from './language-tags';
+import { trigramCounts, trigramLanguages } from './trigram-languages';
 
 /**
  * Language detection: the script first, then franc's trigrams among the languages of that script
@@ -83,7 +83,7 @@ export function guessLanguage(text: string): LanguageGuess {
     if (s > 0.3) return byScript(language, s);
   }
   if (letters < MIN_LETTERS) return none;
-  const scores = francAll(sample, { minLength: 1, only: ONLY }).filter(([code]) => code in TRIGRAM_LANGUAGES);
+  const scores = trigramLanguages(sample, ONLY).filter(([code]) => code in TRIGRAM_LANGUAGES);
   if (!scores.length) return none;
   const candidates = scores.map(([code, score]) => ({ language: TRIGRAM_LANGUAGES[code]!, score }));
   // One language of the script: franc answers it alone, as sure as the script is the text's.
@@ -96,7 +96,7 @@ export function guessLanguage(text: string): LanguageGuess {
   // franc's scores are 1 − (d − d_best) / (300 · length): a trigram distance over the sample's
   // length, so the same gap means more on a long sample. Per distinct trigram (what d sums over)
   // the margin reads alike for a heading, a paragraph and a whole article.
-  const perTrigram = Math.min(sample.length, FRANC_MAX_LENGTH) / distinctTrigrams(sample.slice(0, FRANC_MAX_LENGTH));
+  const perTrigram = Math.min(sample.length, FRANC_MAX_LENGTH) / Math.max(1, trigramCounts(sample.slice(0, FRANC_MAX_LENGTH)).size);
   for (const c of candidates) c.score *= perTrigram;
   const best = candidates[0]!.score;
   const tie = TIE_MARGIN * Math.max(0, 1 - letters / LETTERS_FOR_CONFIDENCE);
@@ -111,14 +111,6 @@ export function guessLanguage(text: string): LanguageGuess {
 
 /** franc reads this many characters of a sample. */
 const FRANC_MAX_LENGTH = 2048;
-
-/** Distinct trigrams of a sample as franc counts them (trigram-utils: ASCII punctuation and digits out, spaces collapsed, lower case). */
-function distinctTrigrams(text: string): number {
-  const clean = ` ${text.replace(/[\u0021-\u0040]+/g, ' ').replace(/\s+/g, ' ').trim().toLowerCase()} `;
-  const seen = new Set<string>();
-  for (let i = 0; i + 3 <= clean.length; i++) seen.add(clean.slice(i, i + 3));
-  return Math.max(1, seen.size);
-}
 
 const ONLY = Object.keys(TRIGRAM_LANGUAGES);
 
