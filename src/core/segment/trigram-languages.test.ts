@@ -35,6 +35,9 @@ const texts: string[] = [
   'a',
   'ab',
   '🙂🙂🙂 \ud83d',
+  // Astral characters (surrogate pairs: Han Extension B, Gothic, Adlam), lone surrogates and a pair cut at 2,048 units.
+  '𠮷野家の𠀋と𡈽 \udc00 \ud840x 𐌰𐌱𐌲 𞤀𞤁𞤂',
+  `${'a'.repeat(2047)}𠮷 tail`,
   'Mixed: English words, 中文字, русские слова, ελληνικά.',
 ];
 

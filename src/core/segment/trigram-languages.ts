@@ -19,18 +19,21 @@ import { expressions } from 'franc/expressions.js';
 const MAX_LENGTH = 2048;
 const MAX_DIFFERENCE = 300;
 
-/** A script's languages (franc's order) and, per trigram, its rank in each language's list (−1: not in it). */
+/** A script's languages that may be answered (franc's order) and, per trigram, its rank in each one's list (−1: not in it). */
 interface ScriptTable {
   languages: string[];
   ranks: Map<string, Int16Array>;
 }
 
+/** By script and allowed languages: the lab asks with one list, so a table is made once. */
 const tables = new Map<string, ScriptTable>();
 
-function tableOf(script: string): ScriptTable {
-  let table = tables.get(script);
+function tableOf(script: string, only: readonly string[]): ScriptTable {
+  const key = `${script}|${only.join(',')}`;
+  let table = tables.get(key);
   if (table) return table;
-  const languages = Object.keys(data[script]!);
+  // Only the languages that may be answered: franc measures every language of the script and then drops the others.
+  const languages = Object.keys(data[script]!).filter((language) => only.length === 0 || only.includes(language));
   const ranks = new Map<string, Int16Array>();
   languages.forEach((language, l) => {
     const list = data[script]![language]!.split('|');
@@ -41,7 +44,7 @@ function tableOf(script: string): ScriptTable {
       row[l] = rank;
     }
   });
-  tables.set(script, (table = { languages, ranks }));
+  tables.set(key, (table = { languages, ranks }));
   return table;
 }
 
@@ -71,7 +74,7 @@ export function trigramLanguages(text: string, only: readonly string[] = []): [s
     }
   }
   if (!topScript || !(topScript in data)) return !topScript || topShare === 0 || !allowed(topScript) ? [['und', 1]] : [[topScript, 1]];
-  const { languages, ranks } = tableOf(topScript);
+  const { languages, ranks } = tableOf(topScript, only);
   // Integer sums: the order of the trigrams does not change them.
   const distance = new Float64Array(languages.length);
   let unknown = 0;
@@ -83,10 +86,7 @@ export function trigramLanguages(text: string, only: readonly string[] = []): [s
     }
     for (let l = 0; l < row.length; l++) distance[l] = distance[l]! + (row[l]! < 0 ? MAX_DIFFERENCE : Math.abs(count - row[l]! - 1));
   }
-  const tuples: [string, number][] = [];
-  languages.forEach((language, l) => {
-    if (allowed(language)) tuples.push([language, distance[l]! + unknown * MAX_DIFFERENCE]);
-  });
+  const tuples = languages.map((language, l): [string, number] => [language, distance[l]! + unknown * MAX_DIFFERENCE]);
   if (!tuples.length) return [['und', 1]];
   tuples.sort((a, b) => a[1] - b[1]);
   const min = tuples[0]![1];
