@@ -27,15 +27,34 @@ async function columnsText(page: Page): Promise<Record<string, string[]>> {
   return out;
 }
 
+/**
+ * The columns' text once the page is at rest: no column, block or the strip busy (a block's text past its head joins
+ * a frame after it, a long column's last blocks a few frames after the first), read twice alike. A column can search
+ * again by itself between two reads (vectors arriving), and a read in the middle would see blocks with only their heads.
+ */
+async function settledText(page: Page): Promise<Record<string, string[]>> {
+  let last: Record<string, string[]> | null = null;
+  await expect
+    .poll(
+      async () => {
+        await expect(page.getByRole('group', { name: 'Strategy columns' })).toHaveAttribute('aria-busy', 'false');
+        await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+        const now = await columnsText(page);
+        const same = last !== null && JSON.stringify(now) === JSON.stringify(last);
+        last = now;
+        return same;
+      },
+      { timeout: 60_000, intervals: [250, 500, 1_000] },
+    )
+    .toBe(true);
+  return last!;
+}
+
 async function ask(page: Page): Promise<Record<string, string[]>> {
   await page.getByLabel('Question', { exact: true }).fill(QUESTION);
   await page.getByRole('button', { name: 'Ask' }).click();
   await expect(page.getByRole('region', { name: /^Sentence hits/ }).locator('article.block').first()).toBeVisible({ timeout: 30_000 });
-  // The whole answer is drawn: no column, block or the strip is busy (a block's text past its head joins a frame
-  // after it, and a long column's last blocks a few frames after the first).
-  await expect(page.getByRole('group', { name: 'Strategy columns' })).toHaveAttribute('aria-busy', 'false');
-  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
-  return columnsText(page);
+  return settledText(page);
 }
 
 /**
@@ -53,7 +72,7 @@ async function askSettled(page: Page): Promise<Record<string, string[]>> {
       { timeout: 180_000, intervals: [1_000, 2_000, 5_000] },
     )
     .toBe(0);
-  return columnsText(page);
+  return settledText(page);
 }
 
 test('export the sample corpus as a bundle, verify it in Postgres in the tab, clear, import it: the same blocks', async ({ page, context }, info) => {
