@@ -329,8 +329,8 @@ export class BitScanIndex implements VectorIndex {
   }
 
   /**
-   * The 1-bit case of prepare()'s encoding, in a fifth of its time (1M rows of the four kinds:
-   * ~20 s → ~4 s in Node): with levels ±1 the bit is r > 0 (u = r / w_j keeps r's sign), α's
+   * The 1-bit case of prepare()'s encoding, without its division and level lookups per value
+   * (the first search at 1M sentences: 21.1 → 17.3 s in Node): with levels ±1 the bit is r > 0 (u = r / w_j keeps r's sign), α's
    * numerator gains |r|·w_j and its denominator Σ w_j² is the same for every row — the same
    * codes and scales, bit for bit, as the general loop (tested).
    */
