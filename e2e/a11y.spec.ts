@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import { axeOn } from './axe';
 
 /**
  * Every view (explore with results, the document view, the generator with an answer, the
@@ -50,13 +50,7 @@ function tab(page: Page, name: string) {
  */
 async function scan(page: Page, view: string, size: (typeof SIZES)[number], findings: Finding[], only: string[]): Promise<void> {
   if (size.name === '1920') return;
-  const axe = new AxeBuilder({ page });
-  if (size.dark) axe.withRules(['color-contrast']);
-  else {
-    // Experimental in axe, so named here: a control's name must contain its visible text.
-    axe.options({ rules: { 'label-content-name-mismatch': { enabled: true } } }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']);
-    if (size.name === '390') axe.disableRules(['color-contrast']);
-  }
+  const axe = axeOn(page, size.dark ? { rules: 'contrast' } : { disable: size.name === '390' ? ['color-contrast'] : [] });
   for (const selector of only) axe.include(selector);
   const result = await axe.analyze();
   for (const v of result.violations) {

@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { axeOn } from './axe';
 
 /**
  * Comparing strategies on the sample corpus: choose and order the columns (kept in the URL
@@ -133,10 +133,7 @@ test('a user chooses and orders columns, reads their overlap, and compares two s
     await page.emulateMedia({ colorScheme: size.dark ? 'dark' : 'light' });
     await page.setViewportSize({ width: size.width, height: size.height });
     await page.waitForTimeout(300);
-    const result = await new AxeBuilder({ page })
-      .options({ rules: { 'label-content-name-mismatch': { enabled: true } } })
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-      .analyze();
+    const result = await axeOn(page).analyze();
     for (const v of result.violations) {
       if (v.impact === 'serious' || v.impact === 'critical') problems.push(`${name} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
     }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { axeOn } from './axe';
 import { ORIGIN } from './origin';
 
 /**
@@ -130,11 +130,7 @@ test('the settings editor: guesses marked, a bad length said in words with Load 
   await models.getByLabel(/^Maximum length/).fill('2048');
   await expect(models.getByRole('button', { name: 'Load', exact: true })).toBeEnabled();
   await expect(models.getByTestId('embedder-settings-line')).toHaveText('pooling cls · query prefix none (guessed) · passage prefix none (guessed) · max 2048 tokens · changed from the guesses: pooling, maximum length');
-  const result = await new AxeBuilder({ page })
-    .options({ rules: { 'label-content-name-mismatch': { enabled: true } } })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-    .include('section.models')
-    .analyze();
+  const result = await axeOn(page).include('section.models').analyze();
   await models.screenshot({ path: info.outputPath('settings-editor.png') });
   expect(result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
   await context.close();
