@@ -11,8 +11,9 @@
  *
  * As a function: browserImportBench(browser, {sizes}) (for run.ts). Alone:
  *   npx tsx scripts/bench/browser-import.ts [--sizes 10000,30000] [--reuse] [--lean] [--model test] [--cols a,b] [--verbose] [--timeout S] [--persistent] [--app DIR]
- * (--reuse keeps each bundle under node_modules/.cache/rag-lab-bench/import and drops it again
- * next time instead of making it anew: for timing changes to the import alone. --cols: only
+ * (Each bundle is kept under node_modules/.cache/rag-lab-bench/import, keyed by the sources it is made
+ * from, and dropped again while they are unchanged; --reuse drops the one made last whatever the
+ * sources: for timing changes to the import alone. --cols: only
  * those columns, to see what one column's first search costs. --verbose: the worker's answers
  * in time. --timeout: seconds per wait, default 300. --app: an app already built with
  * RAG_LAB_TEST_MODELS=1, to time another version against this one on the same bundle.)
@@ -183,7 +184,9 @@ async function makeBundle(n: number, out: string, opts: { lean: boolean; model: 
 
 async function untilAnswered(page: Page, act: () => Promise<void>, timeoutMs: number): Promise<number | null> {
   // Answered: the strip's aria-busy, set at once when a search starts, is false again ("Searching…" shows only for a
-  // search that lasts, and the answer's text may read as the one before it).
+  // search that lasts, and the answer's text may read as the one before it). A change made while a search is in flight
+  // (a column searching again as vectors arrive) joins it, and the strip never turns busy anew: act once it is at rest.
+  await page.waitForFunction(() => document.querySelector('.columns')?.getAttribute('aria-busy') !== 'true', undefined, { timeout: timeoutMs }).catch(() => undefined);
   await page.evaluate(() => {
     const w = window as unknown as { __answered: { busy: boolean; at: number | null } };
     w.__answered = { busy: false, at: null };
@@ -223,11 +226,19 @@ export async function browserImportBench(browser: Browser, opts: { sizes: number
   const rows: BrowserImportRow[] = [];
   try {
     for (const n of opts.sizes) {
-      const zipPath = join(dir, bundleName(n, opts));
-      // --reuse: a bundle made before (kept under the cache) is dropped again, to time the import alone.
-      const reused = opts.reuse && existsSync(zipPath) && existsSync(`${zipPath}.json`);
-      if (reused) opts.log(`reusing ${zipPath}`);
-      else opts.log(`making a bundle of ${n} sentences in Node (${model.id}, ${model.dim} dims)…`);
+      // A bundle made from the same sources is the same bundle: kept under the cache and dropped again (making the 100k
+      // one takes ~5 minutes). --reuse: the one made last, from whatever sources, to time changes to the import alone.
+      const base = bundleName(n, opts);
+      const keyed = base.replace(/\.zip$/, `-${sourcesKey()}.zip`);
+      const zipPath = join(dir, opts.reuse ? base : keyed);
+      const reused = existsSync(zipPath) && existsSync(`${zipPath}.json`);
+      if (reused) opts.log(`reusing ${zipPath}${opts.reuse ? '' : ' (made from the same sources)'}`);
+      else {
+        // Bundles made from other sources go (~1 GB at 100k).
+        const stale = new RegExp(`^${base.replace(/\.zip$/, '')}-[0-9a-f]{12}\\.zip(\\.json)?$`);
+        if (!opts.reuse) for (const f of readdirSync(dir)) if (stale.test(f)) rmSync(join(dir, f), { force: true });
+        opts.log(`making a bundle of ${n} sentences in Node (${model.id}, ${model.dim} dims)…`);
+      }
       const made = reused ? { status: 0, stderr: '' } : spawnSync(process.execPath, ['--max-old-space-size=16384', '--import', 'tsx', fileURLToPath(import.meta.url), '--make', String(n), '--out', zipPath, ...(opts.lean ? ['--lean'] : []), '--model', opts.model ?? 'app'], { cwd: PROJECT_ROOT, encoding: 'utf8', stdio: ['ignore', 'inherit', 'pipe'] });
       if (made.status !== 0) {
         rows.push({ sentences: n, zipBytes: 0, fileBytes: 0, makeMs: 0, dropToSentMs: null, dropToImportedMs: null, dropToFirstResultMs: null, workerImportMs: null, workerPhasesMs: null, workerReadPartsMs: null, reloadToFirstResultMs: null, reloadToRestoredMs: null, error: `making the bundle failed: ${made.stderr.trim().split('\n').slice(-3).join(' ')}` });
@@ -318,7 +329,6 @@ export async function browserImportBench(browser: Browser, opts: { sizes: number
       } finally {
         await context.close();
         if (profile) rmSync(profile, { recursive: true, force: true });
-        if (!opts.reuse) rmSync(zipPath, { force: true });
       }
     }
   } finally {
@@ -328,6 +338,17 @@ export async function browserImportBench(browser: Browser, opts: { sizes: number
 }
 
 /** The cache file of a bundle: lean bundles and test-model bundles under names of their own. */
+/** A key of what a bundle is made from: src/core (the engine and the export) and this bench's maker, file by file. */
+function sourcesKey(): string {
+  const hash = createHash('sha256');
+  const add = (path: string) => {
+    if (statSync(path).isDirectory()) for (const name of readdirSync(path).sort()) add(join(path, name));
+    else hash.update(`${path.slice(PROJECT_ROOT.length)}\0`).update(readFileSync(path));
+  };
+  for (const path of ['src/core', 'scripts/bench/browser-import.ts', 'scripts/bench/common.ts']) add(join(PROJECT_ROOT, path));
+  return hash.digest('hex').slice(0, 12);
+}
+
 export const bundleName = (n: number, o: { lean?: boolean; model?: BundleModel }) => `bundle-${n}${o.lean ? '-lean' : ''}${o.model === 'test' ? '-test' : ''}.zip`;
 
 const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
