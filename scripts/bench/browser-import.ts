@@ -225,11 +225,13 @@ export async function browserImportBench(browser: Browser, opts: { sizes: number
   const server = await serveStatic({ '/': app, [`/models/${model.id}/`]: model.dir });
   const rows: BrowserImportRow[] = [];
   try {
+    const key = sourcesKey();
     for (const n of opts.sizes) {
       // A bundle made from the same sources is the same bundle: kept under the cache and dropped again (making the 100k
-      // one takes ~5 minutes). --reuse: the one made last, from whatever sources, to time changes to the import alone.
+      // one took 108 s on a quiet machine, 274 s under load). --reuse: the one made last, from whatever sources, to
+      // time changes to the import alone.
       const base = bundleName(n, opts);
-      const keyed = base.replace(/\.zip$/, `-${sourcesKey()}.zip`);
+      const keyed = base.replace(/\.zip$/, `-${key}.zip`);
       const zipPath = join(dir, opts.reuse ? base : keyed);
       const reused = existsSync(zipPath) && existsSync(`${zipPath}.json`);
       if (reused) opts.log(`reusing ${zipPath}${opts.reuse ? '' : ' (made from the same sources)'}`);
@@ -337,7 +339,6 @@ export async function browserImportBench(browser: Browser, opts: { sizes: number
   return { model: model.id, dim: model.dim, rows };
 }
 
-/** The cache file of a bundle: lean bundles and test-model bundles under names of their own. */
 /** A key of what a bundle is made from: src/core (the engine and the export) and this bench's maker, file by file. */
 function sourcesKey(): string {
   const hash = createHash('sha256');
@@ -349,6 +350,7 @@ function sourcesKey(): string {
   return hash.digest('hex').slice(0, 12);
 }
 
+/** The cache file of a bundle: lean bundles and test-model bundles under names of their own. */
 export const bundleName = (n: number, o: { lean?: boolean; model?: BundleModel }) => `bundle-${n}${o.lean ? '-lean' : ''}${o.model === 'test' ? '-test' : ''}.zip`;
 
 const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
