@@ -59,3 +59,55 @@ describe('one search in flight', () => {
     expect(useResults.getState()).toMatchObject({ ms: 7, searching: false });
   });
 });
+
+describe('columns that answer as before', () => {
+  /** A worker that answers each search with what the test hands it, recording each request. */
+  function scriptedWorker() {
+    const requests: { held?: Record<string, number> }[] = [];
+    const answers: unknown[] = [];
+    const client = {
+      request: (_method: string, params: { held?: Record<string, number> }) => {
+        requests.push(params);
+        return { promise: Promise.resolve(answers.shift()) };
+      },
+    };
+    setLabClient(client as unknown as WorkerClient);
+    return { requests, answers };
+  }
+  const column = (id: 'sentence' | 'window', answer: number, text: string) => ({
+    column: { id, label: id, strategy: id, retriever: 'bm25', rerank: false },
+    answer,
+    result: { strategy: id, retriever: 'bm25', blocks: [{ id: `${id}:${text}`, text }], totalTokens: 1, candidates: 1, notes: [] },
+  });
+  const shown = () => useResults.getState().columns;
+
+  it('the page names the answers it shows; a column the worker calls `same` keeps the very object it showed', async () => {
+    useView.setState((s) => ({ view: { ...s.view, query: 'tea', columns: ['sentence', 'window'] } }));
+    const w = scriptedWorker();
+    w.answers.push({ columns: [column('sentence', 1, 'a'), column('window', 2, 'b')], ms: 1 });
+    await search();
+    // A new client has sent nothing yet: the first request names nothing.
+    expect(w.requests[0]!.held).toBeUndefined();
+    const [sentence, window] = shown();
+    expect([sentence!.answer, window!.result.blocks[0]!.text]).toEqual([1, 'b']);
+
+    w.answers.push({ columns: [column('window', 3, 'c')], same: ['sentence'], ms: 1 });
+    await search();
+    expect(w.requests[1]!.held).toEqual({ sentence: 1, window: 2 });
+    // React sees the same object and leaves the column as it is; the other column is the new answer.
+    expect(shown()[0]).toBe(sentence);
+    expect(shown().map((c) => c.result.blocks[0]!.text)).toEqual(['a', 'c']);
+
+    w.answers.push({ columns: [], same: ['sentence', 'window'], ms: 1 });
+    await search();
+    expect(w.requests[2]!.held).toEqual({ sentence: 1, window: 3 });
+    expect(shown().map((c) => c.result.blocks[0]!.text)).toEqual(['a', 'c']);
+
+    // A restarted worker numbers its answers anew: nothing is named to it.
+    const next = scriptedWorker();
+    next.answers.push({ columns: [column('sentence', 1, 'x'), column('window', 2, 'y')], ms: 1 });
+    await search();
+    expect(next.requests[0]!.held).toBeUndefined();
+    expect(shown().map((c) => c.result.blocks[0]!.text)).toEqual(['x', 'y']);
+  });
+});

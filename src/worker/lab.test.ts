@@ -41,7 +41,9 @@ describe('the lab worker, through its RPC', () => {
     const whole = await client.request('search', ask).promise;
     const firsts: typeof whole.columns[] = [];
     const split = await client.request('search', { ...ask, first: ['window', 'naive'] }, { onProgress: (p) => firsts.push(p.columns) }).promise;
-    expect(firsts).toEqual([whole.columns.slice(1)]);
+    // Each answer has a number of its own (sent-answers.ts); the rest is the same.
+    const unnumbered = (cs: typeof whole.columns) => cs.map(({ answer: _, ...c }) => c);
+    expect(firsts.map(unnumbered)).toEqual([unnumbered(whole.columns.slice(1))]);
     expect(split.columns.map((c) => c.column.id)).toEqual(['sentence']);
     expect(split.columns[0]!.result).toEqual(whole.columns[0]!.result);
     // Every column in sight (or none): one answer, as before.
@@ -49,6 +51,39 @@ describe('the lab worker, through its RPC', () => {
     const all = await client.request('search', { ...ask, first: ['sentence', 'window', 'naive'] }, { onProgress: (p) => none.push(p) }).promise;
     expect(none).toEqual([]);
     expect(all.columns.map((c) => c.column.id)).toEqual(['sentence', 'window', 'naive']);
+  });
+
+  it('a column that answers exactly as the one the page holds is named `same`, not sent again', async () => {
+    freshStorage();
+    const { client } = await startLab({ fresh: true });
+    await client.request('addText', { name: 'Pasted text 1', text: TEA }).promise;
+    const WINDOW: ColumnSpec = { id: 'window', label: 'Sentence window', strategy: 'window', retriever: 'bm25', rerank: false };
+    const ask = (before: number, held?: Partial<Record<'sentence' | 'window', number>>) =>
+      client.request('search', { query: 'green tea', params: retrievalParams({ topK: 1, window: { before, after: 0, bySection: false } }), columns: [SENTENCE, WINDOW], ...(held ? { held } : {}) }).promise;
+    const a = await ask(0);
+    expect(a.same).toBeUndefined();
+    const [sentence, window] = a.columns;
+    expect(sentence!.answer).toEqual(expect.any(Number));
+    const held = { sentence: sentence!.answer!, window: window!.answer! };
+    // A window-size step changes only the window column: the sentence column is not sent again.
+    const b = await ask(1, held);
+    expect(b.same).toEqual(['sentence']);
+    expect(b.columns.map((c) => c.column.id)).toEqual(['window']);
+    expect(b.columns[0]!.result.blocks[0]!.text).toBe('Black tea is fully oxidised before drying. Green tea is steamed to stop oxidation.');
+    expect(b.columns[0]!.answer).not.toBe(window!.answer);
+    // Back to the first value: the window column equals what the page held before, but the page now holds the newer one.
+    const c = await ask(0, { sentence: held.sentence, window: b.columns[0]!.answer! });
+    expect(c.same).toEqual(['sentence']);
+    expect(c.columns[0]!.result).toEqual(window!.result);
+    // Without `held`, or naming a number the worker did not send last, every column comes whole.
+    expect((await ask(0)).same).toBeUndefined();
+    expect((await ask(0, { sentence: held.sentence + 1000 })).columns.map((c) => c.column.id)).toEqual(['sentence', 'window']);
+    // A new document changes the answer: the column comes whole even though the page names its last number.
+    const d = await ask(0);
+    await client.request('addText', { name: 'Pasted text 2', text: 'Green tea green tea: green tea is the greenest tea.' }).promise;
+    const e = await ask(0, { sentence: d.columns[0]!.answer!, window: d.columns[1]!.answer! });
+    expect(e.same).toBeUndefined();
+    expect(e.columns[0]!.result.blocks[0]!.text).toBe('Green tea green tea: green tea is the greenest tea.');
   });
 
   it('a new analyzer or BM25 variant rebuilds only the lexical index: the next search scores with it', async () => {

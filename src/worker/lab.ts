@@ -33,6 +33,7 @@ import { StatusThrottle } from './status-throttle';
 import { VectorKeeper } from './vector-keeper';
 import { labError, LOAD_REFUSED, type AddResult, type LoadRefusal, type InitOptions, type InputFileMessage, type LabApi, type ModelChoice, type ModelStatus, type WorkerStatus } from './protocol';
 import { searchColumns } from './search-columns';
+import { SentAnswers } from './sent-answers';
 import { questionPassages } from './question-passages';
 import { withLanguage } from './document-language';
 
@@ -69,6 +70,8 @@ export class Lab {
   private rerankerStatus: ModelStatus = { state: 'none' };
   /** The imported labelled set and the set the last run measured (lab-evaluation.ts). */
   private readonly evaluation = new LabEvaluation();
+  /** The columns' answers last sent to the page: one that answers the same again is not sent (sent-answers.ts). */
+  private readonly sent = new SentAnswers();
   /** What this tab stores is announced to the others; what they store is read when this tab does not own the lab. */
   private readonly changes = new LabChanges((change) => this.heard(change));
   private readonly persistence = new Persistence({ changed: (change) => this.changes.announce(change), lost: () => this.lostLab() });
@@ -310,7 +313,7 @@ export class Lab {
   // ---- search and the corpus map ---------------------------------------------------------
 
   search(req: LabApi['search']['params'], ctx: Ctx<'search'>): Result<'search'> {
-    return searchColumns(this.session.engine, req, (first) => ctx.progress(first));
+    return searchColumns(this.session.engine, req, (first) => ctx.progress(first), this.sent);
   }
 
   projection(method: LabApi['projection']['params']['method'], ctx: Ctx<'projection'>): Result<'projection'> {

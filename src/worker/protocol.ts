@@ -17,7 +17,7 @@ import type { ModelChoice, ModelProgress, ModelStatus } from './model-protocol';
 import type { QuestionGenerationApi } from './question-generation-protocol';
 import type { QuestionApi, QuestionEvalChoice } from './question-protocol';
 import type { ContextApi } from './context-protocol';
-import type { ColumnResult, SearchFirst, SearchRequest } from './search-protocol';
+import type { SearchFirst, SearchRequest } from './search-protocol';
 
 export * from './bundle-protocol';
 export * from './context-protocol';
@@ -50,7 +50,7 @@ export type LabApi = QuestionApi & QuestionGenerationApi & ContextApi & {
   loadReranker: RpcMethod<{ choice: ModelChoice | null }, ModelStatus, ModelProgress>;
   setStructure: RpcMethod<{ structure: StructureParams }, WorkerStatus>;
   /** With `first`: those columns come as one progress message, and the result holds the others. */
-  search: RpcMethod<SearchRequest, { columns: ColumnResult[]; ms: number }, SearchFirst>;
+  search: RpcMethod<SearchRequest, SearchFirst & { ms: number }, SearchFirst>;
   getDocument: RpcMethod<{ docId: string }, Document>;
   removeDocument: RpcMethod<{ docId: string }, WorkerStatus>;
   /** Sets (or with null, drops) a document's title and summary for contextual headers; its units are embedded again. */

@@ -6,14 +6,17 @@ import type { RetrievalEngine } from '../core/engine';
 import { retrievalParams, type RetrievalParams } from '../core/retrieve/params';
 import { searchWithPlan, transformPlan } from '../core/transform/retrieval';
 import { blockView } from './block-view';
-import type { ColumnResult, ColumnSpec, LabApi, SearchFirst, SearchRequest, SearchRewrite } from './protocol';
+import type { ColumnId, ColumnResult, ColumnSpec, LabApi, SearchFirst, SearchRequest, SearchRewrite } from './protocol';
+import type { SentAnswers } from './sent-answers';
 
 /**
  * `sendFirst`: the columns the request names `first` (those the page shows now), searched before
  * the others and handed over at once; the result then holds only the others. A request whose
  * `first` names every column or none is answered in one piece.
+ * `sent`: the answers last sent; a column that answers exactly as the one the page holds
+ * (`req.held`) is named in `same` instead of being sent again.
  */
-export async function searchColumns(engine: RetrievalEngine, req: SearchRequest, sendFirst?: (first: SearchFirst) => void): Promise<LabApi['search']['result']> {
+export async function searchColumns(engine: RetrievalEngine, req: SearchRequest, sendFirst?: (first: SearchFirst) => void, sent?: SentAnswers): Promise<LabApi['search']['result']> {
   const t0 = performance.now();
   // The page's parameters are checked and clamped here too: the worker trusts no message.
   const base = retrievalParams(req.params);
@@ -23,17 +26,22 @@ export async function searchColumns(engine: RetrievalEngine, req: SearchRequest,
     const [r] = await engine.search(req.query, [column.strategy], p);
     return { column, result: { ...r!, blocks: r!.blocks.map((b) => blockView(engine, b, req.query)) } };
   };
+  const part = async (specs: ColumnSpec[]): Promise<SearchFirst> => {
+    const columns: ColumnResult[] = [];
+    const same: ColumnId[] = [];
+    for (const c of specs) {
+      const fresh = await one(c);
+      const stood = sent ? sent.stand(fresh, req.held?.[c.id]) : { same: false as const, sent: fresh };
+      if (stood.same) same.push(c.id);
+      else columns.push(stood.sent);
+    }
+    return same.length ? { columns, same } : { columns };
+  };
   const named = new Set(req.first ?? []);
   const first = req.columns.filter((c) => named.has(c.id));
   const rest = first.length && first.length < req.columns.length && sendFirst ? req.columns.filter((c) => !named.has(c.id)) : req.columns;
-  if (rest !== req.columns) {
-    const columns: ColumnResult[] = [];
-    for (const c of first) columns.push(await one(c));
-    sendFirst!({ columns });
-  }
-  const out: ColumnResult[] = [];
-  for (const c of rest) out.push(await one(c));
-  return { columns: out, ms: performance.now() - t0 };
+  if (rest !== req.columns) sendFirst!(await part(first));
+  return { ...(await part(rest)), ms: performance.now() - t0 };
 }
 
 /**

@@ -63,6 +63,8 @@ export interface ColumnResult {
    * ColumnNotice (worded into `notes` by the page).
    */
   result: Omit<StrategyResult, 'blocks'> & { blocks: BlockView[]; queries?: TransformedQuery[]; rule?: string; notices?: ColumnNotice[] };
+  /** The worker's number for this answer: the page names it in a later request's `held` (sent-answers.ts). */
+  answer?: number;
 }
 
 export interface SearchRequest {
@@ -77,9 +79,18 @@ export interface SearchRequest {
    * only the others.
    */
   first?: ColumnId[];
+  /**
+   * The answer (its `answer` number) the page shows in each column: a column that answers exactly
+   * the same again is named in `same` and not sent (a slider step changes only some columns).
+   */
+  held?: Partial<Record<ColumnId, number>>;
 }
 
-/** The columns a search request named `first`, answered before the others. */
+/**
+ * The columns a search request named `first`, answered before the others; `same`: those among
+ * them whose answer is the one the page holds (`held`), not sent again.
+ */
 export interface SearchFirst {
   columns: ColumnResult[];
+  same?: ColumnId[];
 }
