@@ -17,12 +17,16 @@ const docList = (page: Page) => page.getByRole('list', { name: 'Indexed document
 const indexed = (page: Page) => docList(page).locator('li.doc:not(.pending)');
 const exportPanel = (page: Page) => page.getByRole('region', { name: 'Export' });
 
-/** Every column's label and the full text of its blocks, in order. */
+/**
+ * Every column's label and its blocks in order: each block's name (rank and document) and its whole text. A long
+ * column draws some blocks light (windowing.ts), and which ones depends on where the strip was when the answer came
+ * (a column answered as before keeps how it was drawn): the text read here is the same either way.
+ */
 async function columnsText(page: Page): Promise<Record<string, string[]>> {
   const out: Record<string, string[]> = {};
   for (const col of await page.locator('section.column').all()) {
     const label = (await col.getAttribute('aria-label')) ?? '?';
-    out[label] = await col.locator('article.block').allInnerTexts();
+    out[label] = await col.locator('article.block').evaluateAll((blocks) => blocks.map((b) => `${b.getAttribute('aria-label')}\n${b.querySelector('.block-text')?.textContent ?? ''}`));
   }
   return out;
 }
