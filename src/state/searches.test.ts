@@ -49,6 +49,20 @@ describe('one search in flight', () => {
     expect(asked).toHaveLength(2);
   });
 
+  it('a waiting search that finds the question cleared leaves the page not searching', async () => {
+    const asked = fakeWorker();
+    setTopK(1);
+    const first = search();
+    setTopK(2);
+    const second = search();
+    useView.setState((s) => ({ view: { ...s.view, query: '  ' } }));
+    asked[0]!.answer();
+    await first;
+    await second;
+    expect(asked).toHaveLength(1);
+    expect(useResults.getState().searching).toBe(false);
+  });
+
   it('a search asked when none runs goes at once', async () => {
     const asked = fakeWorker();
     setTopK(7);

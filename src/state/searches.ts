@@ -62,7 +62,11 @@ function ask(split: boolean): Promise<void> {
 async function searchNow(split: boolean): Promise<void> {
   const { view } = useView.getState();
   const client = labWorker();
-  if (!client || !view.query.trim()) return;
+  if (!client || !view.query.trim()) {
+    // A search that waited for the last one finds the question cleared: nothing runs now, so the page is not searching.
+    if (useResults.getState().searching && !queued) useResults.setState({ searching: false });
+    return;
+  }
   const seq = ++searchSeq;
   useResults.setState({ searching: true });
   try {
