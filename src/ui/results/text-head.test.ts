@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setLabClient } from '../../state/lab-client';
+import { fakeLabClient, type FakeRequest } from '../../state/fake-lab-client';
 import { search } from '../../state/searches';
 import { useResults, useView } from '../../state/stores';
-import type { WorkerClient } from '../../state/worker-client';
 import { afterNextPaint } from './text-head';
 
 // Node has no frames: a frame is the next macrotask here.
@@ -17,20 +16,11 @@ const frames = async (n: number) => {
   for (let i = 0; i < n; i++) await new Promise((r) => setTimeout(r, 1));
 };
 
-/** A worker whose searches answer (with no columns) when the test says. */
-function heldWorker(): (() => void)[] {
-  const answers: (() => void)[] = [];
-  const client = {
-    request: () => {
-      let answer!: () => void;
-      const promise = new Promise((resolve) => (answer = () => resolve({ columns: [], ms: 1 })));
-      answers.push(answer);
-      return { promise };
-    },
-  };
-  setLabClient(client as unknown as WorkerClient);
+/** A fake lab worker (answering when the test says) and a question to search. */
+function heldWorker(): FakeRequest[] {
+  const asked = fakeLabClient();
   useView.setState((s) => ({ view: { ...s.view, query: 'tea' } }));
-  return answers;
+  return asked;
 }
 
 describe('the rests of long block texts', () => {
@@ -45,7 +35,7 @@ describe('the rests of long block texts', () => {
     expect(ran).toEqual([]);
     await frames(3);
     expect(ran).toEqual(['a', 'b']);
-    answers[0]!();
+    answers[0]!.answer();
     await running;
   });
 
@@ -60,14 +50,14 @@ describe('the rests of long block texts', () => {
     expect(ran).toEqual([]);
     // The next answer replaced that block: its rest is not drawn.
     cancel();
-    answers[0]!();
+    answers[0]!.answer();
     await first;
     await frames(5);
     // The waiting search runs now; nothing waits for it, but until it answers the rests still wait.
     expect(ran).toEqual([]);
     expect(answers).toHaveLength(2);
     // The last answer changed nothing else (its columns were the same): what still waits joins after the next paint.
-    answers[1]!();
+    answers[1]!.answer();
     await next;
     expect(useResults.getState().searching).toBe(false);
     await frames(3);
