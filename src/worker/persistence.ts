@@ -5,7 +5,7 @@ import type { Document } from '../core/types';
 import { readStoredLexical, storedLexical, type SavedLexical, type StoredLexical } from './saved-lexical';
 import type { SavedSplit } from './saved-split';
 import { modelOfKey, type DocSemantic, type DocVectors } from './saved-vectors';
-import { documentList, inOrder, OrderStamps, type StoredDocument, type StoredRecord } from './stored-records';
+import { documentList, inOrder, OrderStamps, readStoredDocument, storedDocuments, type StoredDocument, type StoredRecord } from './stored-records';
 import { createVectorIndexes, dropDocVectors, joinVectorParts, putDocVectors, putPackedVectors, quiet, readDocVectors, type DocVectorPart, type SavedVectors, type VectorPart } from './vector-records';
 
 export type { SavedVectors } from './vector-records';
@@ -38,7 +38,8 @@ export type StorageChange = 'docs' | 'vectors' | 'questions';
  * model's vectors, and another model's when the user switches to it; an import's vectors in
  * packs of many documents ('vectorPacks', vector-records.ts). Later, without a new version: a
  * pack's rows and an index's postings columns are written as Blobs (they were typed arrays; both
- * are read, and a pack written again on a removal becomes a Blob).
+ * are read, and a pack written again on a removal becomes a Blob); later still, a document's
+ * text and an index's terms (stored-records.ts, saved-lexical.ts; both forms are read).
  * 5: records only (stored-records.ts): the document list is the 'docs' records in the order of
  * their stamps ({order, doc}; 'meta' 'corpus' keeps the structure and model, no list), the
  * question set one record a question ('questions') and a generation run ('questionRuns'), and
@@ -281,11 +282,11 @@ export class Persistence {
       await tx.done;
       for (const r of records) this.stamps.saw(r.order);
       const unfinishedImport = importing ? String(importing.file ?? 'a bundle') : null;
-      const docs = documentList(records);
+      // Their texts' Blobs are read after the transaction (a Blob outlives it).
+      const docs = documentList((await Promise.all(records.map(readStoredDocument))).filter((r) => r !== null));
       // Settings never stored (a drop cut short before its first write): the defaults (structureParams of nothing).
       const settings = corpus ?? { structure: undefined as never, model: null };
       if (!docs.length) return corpus || params || unfinishedImport || questions ? { corpus: settings, docs: [], splits: new Map(), lexical: [], vectors: [], semantic: [], params, unfinishedImport, questions } : null;
-      // Their Blobs are read after the transaction (a Blob outlives it).
       const lexical = (await Promise.all(storedLexicals.map(readStoredLexical))).filter((l): l is SavedLexical => l !== null);
       const ids = new Set(docs.map((d) => d.id));
       const splits = new Map<string, SavedSplit>();
@@ -345,9 +346,9 @@ export class Persistence {
 
   /** Queues documents at the end of the list (stamps after every stored one), each with its split or none. */
   private putDocuments(tx: WriteTx, entries: readonly DocumentEntry[]): void {
-    for (const { doc, split } of entries) {
-      const record: StoredDocument = { order: this.stamps.next(), doc };
-      quiet(tx.objectStore('docs').put(record, doc.id));
+    const records = storedDocuments(entries.map(({ doc }) => ({ order: this.stamps.next(), doc })));
+    for (const [i, { doc, split }] of entries.entries()) {
+      quiet(tx.objectStore('docs').put(records[i], doc.id));
       if (split) quiet(tx.objectStore('splits').put(split, doc.id));
       // No split given: a stale one must not outlive the document's new text.
       else quiet(tx.objectStore('splits').delete(doc.id));

@@ -64,22 +64,32 @@ describe('BM25 postings in storage', () => {
     return e;
   };
 
-  it('their unit and tf columns are stored as Blobs of exactly their bytes, and read back the same', async () => {
+  it('their terms, unit and tf columns are stored as Blobs (the terms as JSON, the columns exactly their bytes), and read back the same', async () => {
     const l = packLexical(engine(), 'sentence')!;
     const s = storedLexical(l);
     expect(s.unit).toBeInstanceOf(Blob);
     expect(s.tf).toBeInstanceOf(Blob);
     expect([(s.unit as Blob).size, (s.tf as Blob).size]).toEqual([l.unit.length * 4, l.tf.length * 4]);
-    expect(s.terms).toEqual(l.terms);
+    expect(JSON.parse(await (s.terms as Blob).text())).toEqual(l.terms);
     expect(plain((await readStoredLexical(s))!)).toEqual(plain(l));
-    // As stored before: typed arrays, taken as they are.
+    // As stored before: a term list and typed arrays, taken as they are.
     expect(plain((await readStoredLexical(l))!)).toEqual(plain(l));
+  });
+
+  it('terms that are not Latin-1 come back exactly', async () => {
+    const l = packLexical(engine(), 'sentence')!;
+    const terms = l.terms.map((t, i) => (i === 0 ? 'çà中文ß' : i === 1 ? '😀' : t));
+    expect((await readStoredLexical(storedLexical({ ...l, terms })))!.terms).toEqual(terms);
   });
 
   it('a record whose columns do not match its offsets, or whose Blob cannot be read, is left out (the index is built from the text)', async () => {
     const l = packLexical(engine(), 'sentence')!;
     expect(await readStoredLexical({ ...storedLexical(l), tf: new Blob([Uint32Array.from([1])]) })).toBeNull();
     expect(await readStoredLexical({ ...l, unit: l.unit.subarray(1) })).toBeNull();
+    // Terms that are not a list of strings, or one term fewer than the offsets name.
+    expect(await readStoredLexical({ ...storedLexical(l), terms: new Blob(['{"a":1}']) })).toBeNull();
+    expect(await readStoredLexical({ ...storedLexical(l), terms: new Blob([JSON.stringify(l.terms.slice(1))]) })).toBeNull();
+    expect(await readStoredLexical({ ...storedLexical(l), terms: new Blob(['not json']) })).toBeNull();
     const s = storedLexical(l);
     vi.spyOn(s.unit as Blob, 'arrayBuffer').mockRejectedValue(new DOMException('gone', 'NotReadableError'));
     expect(await readStoredLexical(s)).toBeNull();

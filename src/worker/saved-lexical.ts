@@ -74,24 +74,31 @@ export function packLexical(engine: RetrievalEngine, kind: UnitKind): SavedLexic
 
 /**
  * An index as stored: its postings' unit and tf columns as Blobs (Chromium writes a Blob as it
- * is, where a typed array of megabytes is serialised, wrapped and copied again), or, as stored
- * before, typed arrays; both are read.
+ * is, where a typed array of megabytes is serialised, wrapped and copied again), and its terms
+ * as a Blob of their JSON (tens of thousands of strings, each serialised on its own otherwise);
+ * or, as stored before, typed arrays and a list; both are read.
  */
-export type StoredLexical = Omit<SavedLexical, 'unit' | 'tf'> & { unit: Int32Array | Blob; tf: Uint32Array | Blob };
+export type StoredLexical = Omit<SavedLexical, 'terms' | 'unit' | 'tf'> & { terms: string[] | Blob; unit: Int32Array | Blob; tf: Uint32Array | Blob };
 
-/** The index to store: its two long columns as Blobs. */
+/** The index to store: its terms and two long columns as Blobs. */
 export function storedLexical(l: SavedLexical): StoredLexical {
-  return { ...l, unit: new Blob([l.unit as Int32Array<ArrayBuffer>]), tf: new Blob([l.tf as Uint32Array<ArrayBuffer>]) };
+  return { ...l, terms: new Blob([JSON.stringify(l.terms)]), unit: new Blob([l.unit as Int32Array<ArrayBuffer>]), tf: new Blob([l.tf as Uint32Array<ArrayBuffer>]) };
+}
+
+async function readTerms(terms: string[] | Blob): Promise<string[] | null> {
+  if (!(terms instanceof Blob)) return terms;
+  const list: unknown = JSON.parse(await terms.text());
+  return Array.isArray(list) && list.every((t) => typeof t === 'string') ? list : null;
 }
 
 /** A stored index with its columns in memory; null when a Blob cannot be read or the columns do not match its offsets (it is built from the text then). */
 export async function readStoredLexical(s: StoredLexical): Promise<SavedLexical | null> {
   try {
-    const unit = s.unit instanceof Blob ? new Int32Array(await s.unit.arrayBuffer()) : s.unit;
-    const tf = s.tf instanceof Blob ? new Uint32Array(await s.tf.arrayBuffer()) : s.tf;
-    const n = s.offsets[s.terms.length];
-    if (s.offsets.length !== s.terms.length + 1 || unit.length !== n || tf.length !== n) return null;
-    return { ...s, unit, tf };
+    const [terms, unit, tf] = await Promise.all([readTerms(s.terms), s.unit instanceof Blob ? s.unit.arrayBuffer().then((b) => new Int32Array(b)) : s.unit, s.tf instanceof Blob ? s.tf.arrayBuffer().then((b) => new Uint32Array(b)) : s.tf]);
+    if (!terms) return null;
+    const n = s.offsets[terms.length];
+    if (s.offsets.length !== terms.length + 1 || unit.length !== n || tf.length !== n) return null;
+    return { ...s, terms, unit, tf };
   } catch {
     return null;
   }

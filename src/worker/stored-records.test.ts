@@ -6,7 +6,7 @@ import { documentFromText } from '../core/documents/load';
 import type { LabelledQuestion } from '../core/questions/types';
 import { structureParams } from '../core/retrieve/params';
 import { Persistence } from './persistence';
-import { documentList, OrderStamps, type StoredDocument } from './stored-records';
+import { documentList, OrderStamps, readStoredDocument, storedDocuments, type StoredDocument } from './stored-records';
 
 /**
  * The merge rule of the storage every tab shares (stored-records.ts): records, each written on
@@ -31,6 +31,42 @@ async function tab(lost: string[] = [], name = 'tab'): Promise<Persistence> {
   return p;
 }
 const titles = async (p: Persistence) => ((await p.load())?.docs ?? []).map((d) => d.title);
+
+describe('a document record keeps its text apart, as a Blob', () => {
+  it('stores each text as a Blob of its UTF-8 and gives the same documents back', async () => {
+    const texts = [`${brazil.text} “Curly” quotes, 中文, ß, 😀.`, '', 'Plain ASCII.', 'Ελληνικά'];
+    const entries = texts.map((text, i) => ({ order: 7 + i, doc: { ...brazil, id: `d${i}`, text } }));
+    const records = storedDocuments(entries);
+    expect(records.map((r) => [r.order, r.doc.text, r.text?.size])).toEqual(entries.map((e) => [e.order, '', new TextEncoder().encode(e.doc.text).length]));
+    expect(await Promise.all(records.map(readStoredDocument))).toEqual(entries);
+  });
+
+  it('a text with a lone surrogate (which UTF-8 cannot hold) stays in the document, read as it is; the others beside it are Blobs', async () => {
+    const texts = ['before', 'a \uD83D b', 'a \uDE00 b', '\uDE00\uD83D', 'after 😀'];
+    const entries = texts.map((text, i) => ({ order: i, doc: { ...brazil, id: `d${i}`, text } }));
+    const records = storedDocuments(entries);
+    expect(records.map((r) => r.text === undefined)).toEqual([false, true, true, true, false]);
+    expect(records.map((r) => r.doc.text)).toEqual(['', ...texts.slice(1, 4), '']);
+    expect(await Promise.all(records.map(readStoredDocument))).toEqual(entries);
+  });
+
+  it('a record written before (its text in the document) is read as it is; one whose text cannot be read is none', async () => {
+    expect(await readStoredDocument({ order: 3, doc: brazil })).toEqual({ order: 3, doc: brazil });
+    const [r] = storedDocuments([{ order: 4, doc: brazil }]) as [StoredDocument];
+    r.text!.text = () => Promise.reject(new DOMException('gone', 'NotReadableError'));
+    expect(await readStoredDocument(r)).toBeNull();
+  });
+
+  it('a reload restores every document\'s text exactly, whatever its script', async () => {
+    g.indexedDB = new IDBFactory();
+    const texts = ['Café “au lait” — naïve', '东京是日本的首都。', 'Lone \uD800 surrogate', brazil.text];
+    const docs = texts.map((t, i) => ({ ...doc(`D${i}`), text: t }));
+    const a = await tab();
+    await a.claim('a');
+    await a.addDocuments(docs.map((d) => ({ doc: d })), settings);
+    expect((await (await tab()).load())!.docs).toEqual(docs);
+  });
+});
 
 describe('the merge rule: the list follows the records', () => {
   it('lists documents by stamp, then id; a record without a document is no document', () => {
