@@ -33,16 +33,19 @@ async function tab(lost: string[] = [], name = 'tab'): Promise<Persistence> {
 const titles = async (p: Persistence) => ((await p.load())?.docs ?? []).map((d) => d.title);
 
 describe('a document record keeps its text apart, as a Blob', () => {
-  it('stores each text as a Blob of its UTF-8 and gives the same documents back', async () => {
-    const texts = [`${brazil.text} “Curly” quotes, 中文, ß, 😀.`, '', 'Plain ASCII.', 'Ελληνικά'];
+  const long = (text: string) => text.padEnd(2048, ' .');
+
+  it('stores each long text as a Blob of its UTF-8 and gives the same documents back; a short text stays a string', async () => {
+    const texts = [long(`${brazil.text} “Curly” quotes, 中文, ß, 😀.`), 'Short: “Curly” 中文.', long('Plain ASCII.'), long('Ελληνικά'), ''];
     const entries = texts.map((text, i) => ({ order: 7 + i, doc: { ...brazil, id: `d${i}`, text } }));
     const records = storedDocuments(entries);
-    expect(records.map((r) => [r.order, r.doc.text, r.text?.size])).toEqual(entries.map((e) => [e.order, '', new TextEncoder().encode(e.doc.text).length]));
+    const asBlob = [true, false, true, true, false];
+    expect(records.map((r) => [r.order, r.doc.text, r.text?.size])).toEqual(entries.map((e, i) => (asBlob[i] ? [e.order, '', new TextEncoder().encode(e.doc.text).length] : [e.order, e.doc.text, undefined])));
     expect(await Promise.all(records.map(readStoredDocument))).toEqual(entries);
   });
 
   it('a text with a lone surrogate (which UTF-8 cannot hold) stays in the document, read as it is; the others beside it are Blobs', async () => {
-    const texts = ['before', 'a \uD83D b', 'a \uDE00 b', '\uDE00\uD83D', 'after 😀'];
+    const texts = [long('before'), long('a \uD83D b'), long('a \uDE00 b'), long('\uDE00\uD83D'), long('after 😀')];
     const entries = texts.map((text, i) => ({ order: i, doc: { ...brazil, id: `d${i}`, text } }));
     const records = storedDocuments(entries);
     expect(records.map((r) => r.text === undefined)).toEqual([false, true, true, true, false]);
@@ -52,14 +55,14 @@ describe('a document record keeps its text apart, as a Blob', () => {
 
   it('a record written before (its text in the document) is read as it is; one whose text cannot be read is none', async () => {
     expect(await readStoredDocument({ order: 3, doc: brazil })).toEqual({ order: 3, doc: brazil });
-    const [r] = storedDocuments([{ order: 4, doc: brazil }]) as [StoredDocument];
+    const [r] = storedDocuments([{ order: 4, doc: { ...brazil, text: long(brazil.text) } }]) as [StoredDocument];
     r.text!.text = () => Promise.reject(new DOMException('gone', 'NotReadableError'));
     expect(await readStoredDocument(r)).toBeNull();
   });
 
   it('a reload restores every document\'s text exactly, whatever its script', async () => {
     g.indexedDB = new IDBFactory();
-    const texts = ['Café “au lait” — naïve', '东京是日本的首都。', 'Lone \uD800 surrogate', brazil.text];
+    const texts = [long('Café “au lait” — naïve'), long('东京是日本的首都。'), long('Lone \uD800 surrogate'), brazil.text];
     const docs = texts.map((t, i) => ({ ...doc(`D${i}`), text: t }));
     const a = await tab();
     await a.claim('a');
