@@ -15,4 +15,13 @@ describe('what the banner says about storage', () => {
     );
     expect(storageText({ on: true, restored: { vectors: 0, semanticDocs: 0, toEmbed: 0, toCut: 0 } })).toBe('Your corpus is kept in this browser. Restored: 0 vectors; nothing to embed again.');
   });
+
+  it('names the documents whose stored text could not be read back, and asks for their files again', () => {
+    expect(storageText({ on: true, lost: ['Harbour notes'] })).toBe(
+      "Your corpus is kept in this browser. The stored text of 'Harbour notes' could not be read back from this browser's storage: it was left out; drop its file again.",
+    );
+    expect(storageText({ on: true, restored: { vectors: 3, semanticDocs: 0, toEmbed: 0, toCut: 0 }, lost: ['a', 'b', 'c', 'd', 'e'] })).toBe(
+      "Your corpus is kept in this browser. Restored: 3 vectors; nothing to embed again. The stored text of 'a', 'b', 'c' and 2 more could not be read back from this browser's storage: they were left out; drop their files again.",
+    );
+  });
 });

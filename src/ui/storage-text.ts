@@ -10,6 +10,17 @@ const plural = (x: number, one: string, many = `${one}s`) => `${n(x)} ${x === 1 
  */
 export function storageText(p: WorkerStatus['persistence'], made?: WorkerStatus['embedding']['made']): string {
   if (!p.on) return `Persistence is off (${p.reason ?? 'unavailable'}): work is kept in memory only.`;
+  return `${keptText(p, made)}${lostText(p.lost)}`;
+}
+
+/** Documents whose stored text the browser could not give back: left out, named, to be dropped again. */
+function lostText(lost: readonly string[] | undefined): string {
+  if (!lost?.length) return '';
+  const names = lost.length > 3 ? `${lost.slice(0, 3).map((t) => `'${t}'`).join(', ')} and ${n(lost.length - 3)} more` : lost.map((t) => `'${t}'`).join(', ');
+  return ` The stored text of ${names} could not be read back from this browser's storage: ${lost.length === 1 ? 'it was' : 'they were'} left out; drop ${lost.length === 1 ? 'its file' : 'their files'} again.`;
+}
+
+function keptText(p: WorkerStatus['persistence'], made?: WorkerStatus['embedding']['made']): string {
   const r = p.restored;
   if (!r) return 'Your corpus is kept in this browser.';
   const restored = `${plural(r.vectors, 'vector')}${r.semanticDocs ? ` and the semantic chunks of ${plural(r.semanticDocs, 'document')}` : ''}`;

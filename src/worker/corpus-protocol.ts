@@ -55,7 +55,8 @@ export interface WorkerStatus {
   embedding: EmbeddingStatus;
   structure: StructureParams;
   /** `restored`: what the last model load took from storage (vectors, documents' semantic chunks). */
-  persistence: { on: boolean; reason?: string; restored?: { vectors: number; semanticDocs: number; toEmbed: number; toCut: number } };
+  /** `lost`: the titles of documents left out of the last read of storage, their stored text unreadable. */
+  persistence: { on: boolean; reason?: string; restored?: { vectors: number; semanticDocs: number; toEmbed: number; toCut: number }; lost?: string[] };
   restored: boolean;
   /** The file name of a bundle whose import was still being stored when the page closed: nothing of it was kept. */
   unfinishedImport?: string;

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { RpcError } from '../rpc/wire';
 import { retrievalParams } from '../core/retrieve/params';
 import { file, labHarness } from './lab-harness';
@@ -13,6 +13,27 @@ const SENTENCE: ColumnSpec = { id: 'sentence', label: 'Sentence hits', strategy:
 const FUSION: ColumnSpec = { id: 'fusion', label: 'Query fusion', strategy: 'window', retriever: 'bm25', rerank: false, fusion: true };
 
 describe('the lab worker, through its RPC', () => {
+  it('after a reload, a document whose stored text cannot be read is left out and named, until its file is dropped again', async () => {
+    freshStorage();
+    const long = (title: string, line: string) => `# ${title}\n\n${`${line} `.repeat(60)}`;
+    const harbour = file('harbour.md', long('Harbour', 'The harbour opens at dawn and the boats leave before six.'));
+    const first = await startLab({ fresh: true });
+    await first.client.request('addFiles', { files: [file('tea.md', long('Tea', 'Black tea is fully oxidised before drying.')), harbour] }).promise;
+    const text = Blob.prototype.text;
+    const spy = vi.spyOn(Blob.prototype, 'text').mockImplementation(async function (this: Blob) {
+      const t = await text.call(this);
+      if (t.includes('The harbour opens at dawn')) throw new DOMException('gone', 'NotReadableError');
+      return t;
+    });
+    const again = await startLab({});
+    spy.mockRestore();
+    expect(again.init.status.docs.map((d) => d.title)).toEqual(['Tea']);
+    expect(again.init.status.persistence.lost).toEqual(['Harbour']);
+    await again.client.request('addFiles', { files: [harbour] }).promise;
+    await again.until((s) => s.docs.map((d) => d.title).join() === 'Tea,Harbour');
+    expect(again.latest().persistence.lost).toBeUndefined();
+  });
+
   it('indexes, searches and answers with views of the blocks', async () => {
     freshStorage();
     const { client, statuses } = await startLab({ fresh: true });

@@ -537,13 +537,16 @@ export class Lab {
   // ---- status -----------------------------------------------------------------------
 
   status(): WorkerStatus {
+    const docs = this.session.summaries();
+    // A document left out for its unreadable text is no longer named once a file of its title is back.
+    const lost = this.persistence.lost.filter((title) => !docs.some((d) => d.title === title));
     return {
-      docs: this.session.summaries(),
+      docs,
       embedder: this.embedderStatus,
       reranker: this.rerankerStatus,
       embedding: this.job.status(this.session.engine),
       structure: this.session.structure,
-      persistence: { on: this.persistence.on, ...(this.persistence.reason ? { reason: this.persistence.reason } : {}), ...(this.keeper.restored ? { restored: this.keeper.restored } : {}) },
+      persistence: { on: this.persistence.on, ...(this.persistence.reason ? { reason: this.persistence.reason } : {}), ...(this.keeper.restored ? { restored: this.keeper.restored } : {}), ...(lost.length ? { lost } : {}) },
       indexBackend: this.session.indexBackend,
       restored: this.restored,
       ...(this.unfinishedImport ? { unfinishedImport: this.unfinishedImport } : {}),

@@ -95,6 +95,8 @@ class NotOwner extends Error {}
 export class Persistence {
   private db: IDBPDatabase | null = null;
   reason: string | undefined;
+  /** The titles of documents the last load left out: their stored text could not be read back (the browser lost it). */
+  lost: string[] = [];
   /** The claim this tab writes under (claim()); null: it does not write. */
   private tab: string | null = null;
   private readonly stamps = new OrderStamps();
@@ -283,7 +285,9 @@ export class Persistence {
       for (const r of records) this.stamps.saw(r.order);
       const unfinishedImport = importing ? String(importing.file ?? 'a bundle') : null;
       // Their texts' Blobs are read after the transaction (a Blob outlives it).
-      const docs = documentList((await Promise.all(records.map(readStoredDocument))).filter((r) => r !== null));
+      const read = await Promise.all(records.map(readStoredDocument));
+      this.lost = records.filter((r, i) => read[i] === null && typeof r?.doc?.title === 'string').map((r) => r.doc.title);
+      const docs = documentList(read.filter((r) => r !== null));
       // Settings never stored (a drop cut short before its first write): the defaults (structureParams of nothing).
       const settings = corpus ?? { structure: undefined as never, model: null };
       if (!docs.length) return corpus || params || unfinishedImport || questions ? { corpus: settings, docs: [], splits: new Map(), lexical: [], vectors: [], semantic: [], params, unfinishedImport, questions } : null;

@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory, IDBObjectStore } from 'fake-indexeddb';
 import { openDB } from 'idb';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { documentFromText } from '../core/documents/load';
 import type { LabelledQuestion } from '../core/questions/types';
 import { structureParams } from '../core/retrieve/params';
@@ -58,6 +58,29 @@ describe('a document record keeps its text apart, as a Blob', () => {
     const [r] = storedDocuments([{ order: 4, doc: { ...brazil, text: long(brazil.text) } }]) as [StoredDocument];
     r.text!.text = () => Promise.reject(new DOMException('gone', 'NotReadableError'));
     expect(await readStoredDocument(r)).toBeNull();
+  });
+
+  it('a document whose stored text cannot be read is left out of a reload and named; the others come back', async () => {
+    g.indexedDB = new IDBFactory();
+    const docs = ['Kept one', 'Lost one', 'Kept two'].map((t) => ({ ...doc(t.replace(' ', '')), title: t, text: long(`${t} has a text of its own.`) }));
+    const a = await tab();
+    await a.claim('a');
+    await a.addDocuments(docs.map((d) => ({ doc: d })), settings);
+    const b = await tab();
+    const text = Blob.prototype.text;
+    const spy = vi.spyOn(Blob.prototype, 'text').mockImplementation(async function (this: Blob) {
+      const t = await text.call(this);
+      if (t.startsWith('Lost one')) throw new DOMException('gone', 'NotReadableError');
+      return t;
+    });
+    try {
+      expect((await b.load())!.docs.map((d) => d.title)).toEqual(['Kept one', 'Kept two']);
+      expect(b.lost).toEqual(['Lost one']);
+    } finally {
+      spy.mockRestore();
+    }
+    expect((await b.load())!.docs.map((d) => d.title)).toEqual(['Kept one', 'Lost one', 'Kept two']);
+    expect(b.lost).toEqual([]);
   });
 
   it('a reload restores every document\'s text exactly, whatever its script', async () => {
