@@ -1,5 +1,6 @@
 import { SCRIPT_LANGUAGES, TRIGRAM_LANGUAGES } from './language-tags';
-import { trigramCounts, trigramLanguages } from './trigram-languages';
+import { CodePointClasses, codePointCounts } from './code-points';
+import { trigramGuess } from './trigram-languages';
 
 /**
  * Language detection: the script first, then franc's trigrams among the languages of that script
@@ -49,6 +50,15 @@ const TIE_MARGIN = 0.1;
 /** Fewer letters than this: nothing for trigrams to tell (a script still tells its language). */
 const MIN_LETTERS = 3;
 
+/** What the guess counts in a sample: letters with their marks (an Indic or Thai word spells its vowels as marks, and is no shorter for it), kana, Hangul, Han, then each of SCRIPT_LANGUAGES' scripts. */
+const SAMPLE_CLASSES = new CodePointClasses([
+  /[\p{L}\p{M}]/u,
+  /[\p{Script=Hiragana}\p{Script=Katakana}]/u,
+  /\p{Script=Hangul}/u,
+  /\p{Script=Han}/u,
+  ...SCRIPT_LANGUAGES.map(([script]) => script),
+]);
+
 const rank = (language: string) => {
   const i = PREVALENCE.indexOf(language);
   return i < 0 ? PREVALENCE.length : i;
@@ -62,14 +72,14 @@ const rank = (language: string) => {
  */
 export function guessLanguage(text: string): LanguageGuess {
   const sample = text.slice(0, 4000).normalize('NFC');
-  // Letters with their marks: an Indic or Thai word spells its vowels as marks, and is no shorter for it.
-  const letters = (sample.match(/[\p{L}\p{M}]/gu) ?? []).length;
+  // Each class's count from the sample's distinct characters (code-points.ts), as the regular expressions would count them.
+  const [letters = 0, kanaCount = 0, hangulCount = 0, hanCount = 0, ...scriptCounts] = SAMPLE_CLASSES.tally(codePointCounts(sample));
   const none: LanguageGuess = { language: 'und', confidence: 0, sure: false, by: 'none', alternatives: [] };
   if (!letters) return none;
   const share = (re: RegExp) => (sample.match(re) ?? []).length / letters;
-  const kana = share(/[\p{Script=Hiragana}\p{Script=Katakana}]/gu);
-  const hangul = share(/\p{Script=Hangul}/gu);
-  const han = share(/\p{Script=Han}/gu);
+  const kana = kanaCount / letters;
+  const hangul = hangulCount / letters;
+  const han = hanCount / letters;
   const byScript = (language: string, s: number, alternatives: string[] = []): LanguageGuess => {
     // A few letters of a script are a label or a name, not a document: sure from a sentence on.
     const confidence = Math.min(1, s) * Math.min(1, letters / 20);
@@ -78,12 +88,13 @@ export function guessLanguage(text: string): LanguageGuess {
   if (kana > 0.05) return byScript('ja', kana + han, ['zh']);
   if (hangul > 0.3) return byScript('ko', hangul);
   if (han > 0.3) return byScript('zh', han, ['ja']);
-  for (const [script, language] of SCRIPT_LANGUAGES) {
-    const s = share(script);
+  for (const [k, [, language]] of SCRIPT_LANGUAGES.entries()) {
+    const s = scriptCounts[k]! / letters;
     if (s > 0.3) return byScript(language, s);
   }
   if (letters < MIN_LETTERS) return none;
-  const scores = trigramLanguages(sample, ONLY).filter(([code]) => code in TRIGRAM_LANGUAGES);
+  const guess = trigramGuess(sample, ONLY);
+  const scores = guess.scores.filter(([code]) => code in TRIGRAM_LANGUAGES);
   if (!scores.length) return none;
   const candidates = scores.map(([code, score]) => ({ language: TRIGRAM_LANGUAGES[code]!, score }));
   // One language of the script: franc answers it alone, as sure as the script is the text's.
@@ -96,7 +107,7 @@ export function guessLanguage(text: string): LanguageGuess {
   // franc's scores are 1 − (d − d_best) / (300 · length): a trigram distance over the sample's
   // length, so the same gap means more on a long sample. Per distinct trigram (what d sums over)
   // the margin reads alike for a heading, a paragraph and a whole article.
-  const perTrigram = Math.min(sample.length, FRANC_MAX_LENGTH) / Math.max(1, trigramCounts(sample.slice(0, FRANC_MAX_LENGTH)).size);
+  const perTrigram = Math.min(sample.length, FRANC_MAX_LENGTH) / Math.max(1, guess.distinct);
   for (const c of candidates) c.score *= perTrigram;
   const best = candidates[0]!.score;
   const tie = TIE_MARGIN * Math.max(0, 1 - letters / LETTERS_FOR_CONFIDENCE);

@@ -15,6 +15,7 @@
  */
 import { data } from 'franc/data.js';
 import { expressions } from 'franc/expressions.js';
+import { CodePointClasses, codePointCounts } from './code-points';
 
 const MAX_LENGTH = 2048;
 const MAX_DIFFERENCE = 300;
@@ -59,26 +60,38 @@ export function trigramCounts(value: string): Map<string, number> {
   return counts;
 }
 
+/** franc's scripts, in its order (the first of equal shares wins), as classes of one code point each. */
+const SCRIPTS = Object.keys(expressions);
+const scriptClasses = new CodePointClasses(SCRIPTS.map((script) => expressions[script]!));
+
 /** francAll(text, { minLength: 1, only }): [language, score] pairs, best first; [['und', 1]] when nothing can be told. */
 export function trigramLanguages(text: string, only: readonly string[] = []): [string, number][] {
+  return trigramGuess(text, only).scores;
+}
+
+/** trigramLanguages' scores, and how many distinct trigrams the sample had (0 when it had no trigram script). */
+export function trigramGuess(text: string, only: readonly string[] = []): { scores: [string, number][]; distinct: number } {
   const allowed = (language: string) => only.length === 0 || only.includes(language);
-  if (!text) return [['und', 1]];
+  if (!text) return { scores: [['und', 1]], distinct: 0 };
   const value = text.slice(0, MAX_LENGTH);
+  // franc matches each script's expression over the sample; the counts per character give the same shares.
+  const matches = scriptClasses.tally(codePointCounts(value));
   let topScript: string | undefined;
   let topShare = -1;
-  for (const script of Object.keys(expressions)) {
-    const share = (value.match(expressions[script]!)?.length ?? 0) / value.length || 0;
+  for (const [k, script] of SCRIPTS.entries()) {
+    const share = matches[k]! / value.length || 0;
     if (share > topShare) {
       topShare = share;
       topScript = script;
     }
   }
-  if (!topScript || !(topScript in data)) return !topScript || topShare === 0 || !allowed(topScript) ? [['und', 1]] : [[topScript, 1]];
+  if (!topScript || !(topScript in data)) return { scores: !topScript || topShare === 0 || !allowed(topScript) ? [['und', 1]] : [[topScript, 1]], distinct: 0 };
   const { languages, ranks } = tableOf(topScript, only);
   // Integer sums: the order of the trigrams does not change them.
   const distance = new Float64Array(languages.length);
   let unknown = 0;
-  for (const [gram, count] of trigramCounts(value)) {
+  const counts = trigramCounts(value);
+  for (const [gram, count] of counts) {
     const row = ranks.get(gram);
     if (!row) {
       unknown++;
@@ -87,10 +100,10 @@ export function trigramLanguages(text: string, only: readonly string[] = []): [s
     for (let l = 0; l < row.length; l++) distance[l] = distance[l]! + (row[l]! < 0 ? MAX_DIFFERENCE : Math.abs(count - row[l]! - 1));
   }
   const tuples = languages.map((language, l): [string, number] => [language, distance[l]! + unknown * MAX_DIFFERENCE]);
-  if (!tuples.length) return [['und', 1]];
+  if (!tuples.length) return { scores: [['und', 1]], distinct: counts.size };
   tuples.sort((a, b) => a[1] - b[1]);
   const min = tuples[0]![1];
   const max = value.length * MAX_DIFFERENCE - min;
   for (const t of tuples) t[1] = 1 - (t[1] - min) / max || 0;
-  return tuples;
+  return { scores: tuples, distinct: counts.size };
 }
