@@ -40,8 +40,12 @@ export function collapseSpaces(text: string): string {
   const joined = text.replace(/[\u200b\u2060\ufeff]/g, '');
   // Both break rules need a line break: without one (a line of plain text, most blocks) their look-behind scans are skipped.
   const kept = LINE_BREAK.test(joined) ? joined.replace(WIDE_BREAK, '').replace(PHRASE_SCRIPT_BREAK, '') : joined;
-  return kept.replace(/[\s\u00a0]+/g, ' ').trim();
+  // Most blocks have single spaces only: the replace would copy them unchanged (a third of this function's time).
+  return (NOT_COLLAPSED.test(kept) ? kept.replace(/[\s\u00a0]+/g, ' ') : kept).trim();
 }
+
+/** Whitespace other than a space, or a space before more whitespace: what collapsing changes. */
+const NOT_COLLAPSED = /[^\S ]| \s/;
 
 const LINE_BREAK = /[\n\r\u2028\u2029]/;
 

@@ -2,7 +2,7 @@ import { SHARED_DATA } from '../../node/paths';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { abbreviationRules } from './abbreviations';
-import { splitSentences, type Span } from './sentences';
+import { BEYOND_LATIN, splitSentences, type Span } from './sentences';
 
 const DEMO = `${SHARED_DATA}/demo_docs`;
 
@@ -126,6 +126,21 @@ describe('splitSentences: other languages', () => {
 });
 
 describe('splitSentences: scripts without sentence punctuation, and quotations', () => {
+  it('finds every Greek, Thai, Lao, Khmer and Myanmar character with its cheap range test first (no such text skips the rules)', () => {
+    const missed: string[] = [];
+    let letters = 0;
+    for (let cp = 0; cp <= 0x10ffff; cp++) {
+      const c = String.fromCodePoint(cp);
+      if (!/[\p{Script=Greek}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u.test(c)) continue;
+      letters++;
+      if (!BEYOND_LATIN.test(c)) missed.push(cp.toString(16));
+    }
+    expect(missed).toEqual([]);
+    expect(letters).toBeGreaterThan(900);
+    // Latin text with curly quotes, dashes and accents needs neither rule.
+    expect(BEYOND_LATIN.test('“Café” — it’s naïve… ½ ×')).toBe(false);
+  });
+
   it('Thai: sentences are runs of phrases of at least ten words, not every space (Thai has no full stop)', () => {
     // The first paragraph of the parallel set's Thai article: three sentences, as its English original has.
     const text =

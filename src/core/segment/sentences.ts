@@ -53,6 +53,12 @@ const HAS_PHRASE_SCRIPT = new RegExp(`[${PHRASE_SCRIPTS}]`, 'u');
 const PHRASE_BOUNDARY = new RegExp(`(?<=[${PHRASE_SCRIPTS}]\\p{M}*)\\s+(?=[${PHRASE_SCRIPTS}])`, 'gu');
 
 /**
+ * A character outside Latin's letters and marks (below U+0370) and General Punctuation (quotes,
+ * dashes): every Greek letter and every letter of the phrase scripts is one (sentences.test.ts).
+ */
+export const BEYOND_LATIN = /[^\u0000-\u036f\u2000-\u206f]/;
+
+/**
  * The rule for those scripts: a sentence is a run of phrases of at least PHRASE_SENTENCE_WORDS
  * words (Intl.Segmenter's dictionary words). A sentence ends at a phrase boundary once it has that
  * many words, unless the next phrase opens with a word that continues a sentence ("and", "but",
@@ -158,8 +164,10 @@ function shouldJoin(prev: string, next: string, rules: AbbreviationRules): boole
 export function splitSentences(text: string, language = 'en'): Span[] {
   const rules = abbreviationRules(language);
   const out: Span[] = [];
-  const phrases = HAS_PHRASE_SCRIPT.test(text);
-  const greek = /\p{Script=Greek}/u.test(text);
+  // Two Unicode-property scans of every text cost more than the rest of the checks: most text fails a cheap range test first.
+  const beyond = BEYOND_LATIN.test(text);
+  const phrases = beyond && HAS_PHRASE_SCRIPT.test(text);
+  const greek = beyond && /\p{Script=Greek}/u.test(text);
   const push = (span: Span) => {
     for (const s of greek ? splitGreekQuestions(text, span) : [span]) {
       if (phrases && HAS_PHRASE_SCRIPT.test(text.slice(s.start, s.end))) pushPhraseSentences(text, s, language, out);
