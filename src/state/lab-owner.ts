@@ -8,9 +8,10 @@
  * 1. it asks the owner to hand over (a BroadcastChannel message); the owner's worker stores
  *    what it made and has not stored yet (yieldLab), then its page lets the lock go;
  * 2. the lock granted, this tab's worker claims the storage, reads it, and only then writes
- *    or embeds (own). An owner that does not answer within HANDOVER_MS (hung, frozen) has the
- *    lock stolen: the storage's claim, checked in every write's transaction, refuses its late
- *    writes (src/worker/persistence.ts).
+ *    or embeds (own). The owner's page says at once that it is handing over; one that does not
+ *    say so within HANDOVER_MS (hung, frozen), or says so and has not let go within
+ *    HANDING_OVER_MS, has the lock stolen: the storage's claim, checked in every write's
+ *    transaction, refuses its late writes (src/worker/persistence.ts).
  *
  * A read-only tab also waits for the lock while it is visible: when the owner's tab closes, the
  * one the user is looking at gets the lab by itself. Without Web Locks every tab owns the lab;
@@ -18,12 +19,18 @@
  */
 import { create } from 'zustand';
 
-const LOCK = 'rag-context-lab';
+export const LAB_LOCK = 'rag-context-lab';
 const CHANNEL = 'rag-context-lab-tabs';
 /** At start, how long the lock may still be held by the page this one replaces (a reload). */
 const START_WAIT_MS = 1500;
-/** How long a takeover waits for the owner to hand over before it takes the lock anyway. */
-const HANDOVER_MS = 4000;
+/** How long a takeover waits for the owner to answer before it takes the lock anyway. */
+export const HANDOVER_MS = 4000;
+/**
+ * How long it waits for an owner that answered to let go: its worker stores what it made first,
+ * after the work under way (a batch, a file being read), which on a busy machine took longer than
+ * HANDOVER_MS. A lock taken then made the new owner embed again what the old one was storing.
+ */
+export const HANDING_OVER_MS = 60_000;
 
 export interface LabOwnerHooks {
   /** This tab got the lab: its worker takes it (reads the storage, then writes and embeds). */
@@ -57,7 +64,7 @@ function hold(options: LockOptions): Promise<boolean> {
   return new Promise((answer) => {
     let granted = false;
     locks()!
-      .request(LOCK, options, (lock) => {
+      .request(LAB_LOCK, options, (lock) => {
         if (!lock) {
           answer(false);
           return undefined;
@@ -116,7 +123,10 @@ export async function claimLab(next: LabOwnerHooks): Promise<boolean> {
   if (!channel && typeof BroadcastChannel !== 'undefined') {
     channel = new BroadcastChannel(CHANNEL);
     channel.addEventListener('message', (e: MessageEvent) => {
-      if ((e.data as { type?: unknown } | null)?.type === 'hand-over') void handOver();
+      if ((e.data as { type?: unknown } | null)?.type !== 'hand-over' || !held) return;
+      // Answered before the worker's work: the tab taking over then waits for it (HANDING_OVER_MS).
+      channel?.postMessage({ type: 'handing-over' });
+      void handOver();
     });
     document.addEventListener('visibilitychange', () => (document.visibilityState === 'visible' ? waitWhileVisible() : stopWaiting()));
   }
@@ -145,11 +155,18 @@ export async function useItHere(): Promise<void> {
       return;
     }
     stopWaiting();
-    channel?.postMessage({ type: 'hand-over' });
     const patience = new AbortController();
-    const timer = setTimeout(() => patience.abort(), HANDOVER_MS);
+    let timer = setTimeout(() => patience.abort(), HANDOVER_MS);
+    const answered = (e: MessageEvent) => {
+      if ((e.data as { type?: unknown } | null)?.type !== 'handing-over') return;
+      clearTimeout(timer);
+      timer = setTimeout(() => patience.abort(), HANDING_OVER_MS);
+    };
+    channel?.addEventListener('message', answered);
+    channel?.postMessage({ type: 'hand-over' });
     let got = await hold({ signal: patience.signal });
     clearTimeout(timer);
+    channel?.removeEventListener('message', answered);
     if (!got) got = await hold({ steal: true });
     if (got) await hooks?.gained();
   } finally {
