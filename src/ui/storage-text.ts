@@ -16,7 +16,8 @@ export function storageText(p: WorkerStatus['persistence'], made?: WorkerStatus[
 /** Documents whose stored text the browser could not give back: left out, named, to be dropped again. */
 function lostText(lost: readonly string[] | undefined): string {
   if (!lost?.length) return '';
-  const names = lost.length > 3 ? `${lost.slice(0, 3).map((t) => `'${t}'`).join(', ')} and ${n(lost.length - 3)} more` : lost.map((t) => `'${t}'`).join(', ');
+  const quoted = lost.slice(0, 3).map((t) => `'${t}'`).join(', ');
+  const names = lost.length > 3 ? `${quoted} and ${n(lost.length - 3)} more` : quoted;
   return ` The stored text of ${names} could not be read back from this browser's storage: ${lost.length === 1 ? 'it was' : 'they were'} left out; drop ${lost.length === 1 ? 'its file' : 'their files'} again.`;
 }
 
