@@ -24,6 +24,9 @@ export interface PostingRows {
  * same words): one Map entry and one string per term instead of one per kind. Ids only grow; an
  * index keeps rows for the ids it has seen, and a term it has no rows for matches nothing there.
  */
+/** Parts' postings are transposed this many units at a time when runs of them are summed (addRuns). */
+const SUM_WINDOW = 1 << 18;
+
 export class TermDictionary {
   readonly ids = new Map<string, number>();
   readonly list: string[] = [];
@@ -193,23 +196,40 @@ export class LexicalIndex {
    * BM25 variant, sharing this index's dictionary) or, where `run` gives null, the terms
    * `terms(i)` gives. A run [start, end) gets its parts' summed frequencies: the postings add()
    * makes from the parts' joined texts when the joins break no word (LexicalIndexes checks
-   * that), without analysing again.
+   * that), without analysing again. Parts' postings are read `window` units at a time.
    */
-  addRuns(parts: LexicalIndex, n: number, run: (i: number) => { start: number; end: number } | null, terms: (i: number) => string[]): void {
+  addRuns(parts: LexicalIndex, n: number, run: (i: number) => { start: number; end: number } | null, terms: (i: number) => string[], window = SUM_WINDOW): void {
     if (!this.canSum(parts)) throw new Error('runs come from an index of another term dictionary or lexical choice');
     this.reference = null;
-    // Parts' postings by unit, a window of parts at a time: the transpose of a window costs a pass over parts' table.
-    const WINDOW = 1 << 18;
-    let byUnit: UnitPostings | null = null;
+    // Each unit's run, asked once ([start, end), or start −1 where the unit is analysed): their postings bound the log's growth.
+    const starts = new Int32Array(n);
+    const ends = new Int32Array(n);
+    let bound = 0;
     for (let i = 0; i < n; i++) {
       const r = run(i);
       if (!r) {
-        this.addUnit(terms(i));
+        starts[i] = -1;
         continue;
       }
       const { start: a, end: b } = r;
       if (!(a >= 0 && b <= parts.count && a < b)) throw new Error(`run ${a}…${b} outside the ${parts.count} units`);
-      if (!byUnit || a < byUnit.from || b > byUnit.from + byUnit.offsets.length - 1) byUnit = parts.unitPostings(a, Math.min(parts.count, Math.max(b, a + WINDOW)));
+      starts[i] = a;
+      ends[i] = b;
+      for (let u = a; u < b; u++) bound += parts.distinct[u]!;
+    }
+    // Made once: doubling a log of millions of postings allocated (and dropped) as much again, and each
+    // large allocation of array buffers starts a full garbage collection (1M sentences: ~20 in the BM25 build).
+    this.reserve(bound);
+    const transposed = parts.transposer();
+    let byUnit: UnitPostings | null = null;
+    for (let i = 0; i < n; i++) {
+      const a = starts[i]!;
+      if (a < 0) {
+        this.addUnit(terms(i));
+        continue;
+      }
+      const b = ends[i]!;
+      if (!byUnit || a < byUnit.from || b > byUnit.from + byUnit.offsets.length - 1) byUnit = transposed(a, Math.min(parts.count, Math.max(b, a + window)));
       let distinct = 0;
       let tokens = 0;
       let empty = false;
@@ -225,30 +245,71 @@ export class LexicalIndex {
     if (this.log.n > Math.max(1 << 16, this.table.length)) this.compact();
   }
 
-  /** Postings of units [from, to) by unit: unit from+j's rows are [offsets[j], offsets[j + 1]) of term and tf (terms ascending). */
-  private unitPostings(from: number, to: number): UnitPostings {
+  /**
+   * Postings by unit, a window [from, to) at a time: unit from+j's rows are [offsets[j], offsets[j + 1])
+   * of term and tf (terms ascending). A term's units ascend in the table, so a cursor per term, left at
+   * the window's first unit, walks them: windows asked in ascending order (they may overlap: the next
+   * starts at the run that did not fit) read each posting about twice over all of them, where each
+   * window read the whole table before. A window's term and tf are views into buffers the next
+   * window reuses.
+   */
+  private transposer(): (from: number, to: number) => UnitPostings {
     this.compact();
-    const offsets = new Int32Array(to - from + 1);
-    const terms = this.offsets.length - 1;
-    for (let t = 0; t < terms; t++)
-      for (let i = this.offsets[t]!; i < this.offsets[t + 1]!; i++) {
-        const u = this.table.unit(i);
-        if (u >= from && u < to) offsets[u - from + 1]!++;
-      }
-    for (let j = 0; j < to - from; j++) offsets[j + 1]! += offsets[j]!;
-    const cursor = offsets.slice(0, to - from);
-    const term = new Int32Array(offsets[to - from]!);
-    const tf = new Uint32Array(term.length);
-    for (let t = 0; t < terms; t++)
-      for (let i = this.offsets[t]!; i < this.offsets[t + 1]!; i++) {
-        const u = this.table.unit(i);
-        if (u >= from && u < to) {
-          const at = cursor[u - from]!++;
-          term[at] = t;
-          tf[at] = this.table.tf(i);
+    const starts = this.offsets;
+    const table = this.table;
+    const terms = starts.length - 1;
+    const cursor = starts.slice(0, terms);
+    let last = 0;
+    let termBuffer = new Int32Array(0);
+    let tfBuffer = new Uint32Array(0);
+    return (from, to) => {
+      // A window before the last one: the cursors start over.
+      if (from < last) cursor.set(starts.subarray(0, terms));
+      last = from;
+      const offsets = new Int32Array(to - from + 1);
+      for (let t = 0; t < terms; t++) {
+        const end = starts[t + 1]!;
+        let i = cursor[t]!;
+        while (i < end && table.unit(i) < from) i++;
+        cursor[t] = i;
+        for (; i < end; i++) {
+          const u = table.unit(i);
+          if (u >= to) break;
+          offsets[u - from + 1]!++;
         }
       }
-    return { from, offsets, term, tf };
+      for (let j = 0; j < to - from; j++) offsets[j + 1]! += offsets[j]!;
+      const size = offsets[to - from]!;
+      if (termBuffer.length < size) {
+        termBuffer = new Int32Array(size);
+        tfBuffer = new Uint32Array(size);
+      }
+      const term = termBuffer.subarray(0, size);
+      const tf = tfBuffer.subarray(0, size);
+      const fill = offsets.slice(0, to - from);
+      for (let t = 0; t < terms; t++) {
+        const end = starts[t + 1]!;
+        let i = cursor[t]!;
+        for (; i < end; i++) {
+          const u = table.unit(i);
+          if (u >= to) break;
+          const at = fill[u - from]!++;
+          term[at] = t;
+          tf[at] = table.tf(i);
+        }
+      }
+      return { from, offsets, term, tf };
+    };
+  }
+
+  /** Room in the log for `extra` more postings, made at once rather than by doubling. */
+  private reserve(extra: number): void {
+    const log = this.log;
+    const need = log.n + extra;
+    if (need <= log.term.length) return;
+    // At least doubled, so that many small additions still grow it in amortised constant time.
+    const size = Math.max(need, 2 * log.term.length);
+    this.log = { term: grow(log.term, size), unit: grow(log.unit, size), tf: grow(log.tf, size), n: log.n };
   }
 
   /** Appends the unit counted in unitScratch (its `distinct` term ids and their frequencies) and leaves the scratch zero. */
@@ -380,7 +441,7 @@ function countTerm(t: number, n: number, distinct: number): number {
   return distinct;
 }
 
-/** A unit-major copy of some units' postings (LexicalIndex.unitPostings). */
+/** A unit-major copy of some units' postings (LexicalIndex.transposer). */
 interface UnitPostings {
   from: number;
   offsets: Int32Array;

@@ -109,3 +109,30 @@ describe('a BM25 index loaded from term runs (a saved corpus\'s postings)', () =
     expect(() => LexicalIndex.fromTermRuns({ analyzer: 'words', bm25: 'lucene' }, 3, terms, Int32Array.from([2, 4, 5, 6]), unit, tf)).toThrow(/past the 5 given/);
   });
 });
+
+describe('runs of sentences summed (addRuns), windows of a few sentences at a time', () => {
+  it('gives the index that analysing the runs’ joined texts gives, whatever the window, a run going back and an analysed unit among them', () => {
+    const terms = new TermDictionary();
+    const sentences = new LexicalIndex(undefined, terms);
+    sentences.add(texts);
+    // Runs of 1–5 sentences over the whole set, one run going back to the start, and one unit given as terms.
+    const runs: ({ start: number; end: number } | null)[] = [];
+    for (let a = 0, k = 0; a < texts.length; k++) {
+      const b = Math.min(texts.length, a + 1 + (k % 5));
+      runs.push({ start: a, end: b });
+      a = b;
+    }
+    runs.splice(7, 0, { start: 0, end: 3 }, null);
+    const joined = (r: { start: number; end: number } | null) => (r ? texts.slice(r.start, r.end).join(' ') : 'A unit analysed alone, about levees.');
+    const reference = new LexicalIndex();
+    reference.add(runs.map(joined));
+    expect(texts.length).toBeGreaterThan(100);
+    for (const window of [1, 3, 64, 1 << 18]) {
+      const summed = new LexicalIndex(undefined, terms);
+      summed.addRuns(sentences, runs.length, (i) => runs[i]!, (i) => summed.analyze(joined(runs[i]!)), window);
+      expect([...summed.lengths()], `window ${window}`).toEqual([...reference.lengths()]);
+      expect(new Map([...summed.postings()].map(([t, p]) => [t, { ...p }])), `window ${window}`).toEqual(new Map([...reference.postings()].map(([t, p]) => [t, { ...p }])));
+      for (const q of questions.slice(0, 10)) expect(summed.search(q, 10)).toEqual(reference.search(q, 10));
+    }
+  });
+});
