@@ -67,7 +67,8 @@ export class EmbeddingJob {
   paused = false;
   /** This tab does not own the lab: another one embeds (and stores what it makes). */
   held = false;
-  private current: { controller: AbortController; engine: RetrievalEngine } | null = null;
+  /** The job under way; `ended` settles when its loop has returned (a batch in flight when stopped included). */
+  private current: { controller: AbortController; engine: RetrievalEngine; ended: Promise<void> } | null = null;
   private info: { unit?: UnitKind; etaS?: number; perSecond?: number; truncated: number; error?: string; progress?: { done: number; total: number } } = { truncated: 0 };
   /**
    * Units embedded since the worker started (not restored ones), semantic chunks aside as in
@@ -81,9 +82,12 @@ export class EmbeddingJob {
     return this.current !== null;
   }
 
-  stop(): void {
-    this.current?.controller.abort();
+  /** Stops the job; resolves once its batch in flight has ended and put its vectors in (what a handover must store first). */
+  stop(): Promise<void> {
+    const job = this.current;
+    job?.controller.abort();
     this.current = null;
+    return job?.ended ?? Promise.resolve();
   }
 
   /**
@@ -96,11 +100,11 @@ export class EmbeddingJob {
     this.stop();
     if (!engine.embedder) return;
     const controller = new AbortController();
-    const job = { controller, engine };
+    const job = { controller, engine, ended: Promise.resolve() };
     this.current = job;
     this.info = { truncated: 0 };
     const missing = () => embeddingMissing(engine);
-    void (async () => {
+    job.ended = (async () => {
       try {
         while (!controller.signal.aborted && missing()) {
           for (const kind of KINDS) {

@@ -464,7 +464,8 @@ export class Lab {
     if (this.owner) {
       this.owner = false;
       this.job.held = true;
-      this.job.stop();
+      // The batch in flight puts its vectors in first: stored now, they are not embedded again by the next owner.
+      await this.job.stop();
       await this.keeper.save(this.session.engine, true);
       await this.contexts.storeNow();
       this.persistence.release();
