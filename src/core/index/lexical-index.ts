@@ -2,6 +2,7 @@ import { analyze, analyzeEach, WordMemo } from './analyzer';
 import type { Allow, Hit } from './vector-index';
 import { DEFAULT_LEXICAL, lexicalKey, type LexicalParams } from './lexical-params';
 import { emptyLog, grow, PostingTable, tfColumn } from './posting-table';
+import { unitPostings, type UnitPostings } from './unit-postings';
 import { luceneSearch, plusSearch, type PostingsView } from './bm25-scoring';
 import { referenceIndex, type Reference } from './minisearch-reference';
 
@@ -245,61 +246,10 @@ export class LexicalIndex {
     if (this.log.n > Math.max(1 << 16, this.table.length)) this.compact();
   }
 
-  /**
-   * Postings by unit, a window [from, to) at a time: unit from+j's rows are [offsets[j], offsets[j + 1])
-   * of term and tf (terms ascending). A term's units ascend in the table, so a cursor per term, left at
-   * the window's first unit, walks them: windows asked in ascending order (they may overlap: the next
-   * starts at the run that did not fit) read each posting about twice over all of them, where each
-   * window read the whole table before. A window's term and tf are views into buffers the next
-   * window reuses.
-   */
+  /** This index's postings by unit, window by window (unit-postings.ts). */
   private transposer(): (from: number, to: number) => UnitPostings {
     this.compact();
-    const starts = this.offsets;
-    const table = this.table;
-    const terms = starts.length - 1;
-    const cursor = starts.slice(0, terms);
-    let last = 0;
-    let termBuffer = new Int32Array(0);
-    let tfBuffer = new Uint32Array(0);
-    return (from, to) => {
-      // A window before the last one: the cursors start over.
-      if (from < last) cursor.set(starts.subarray(0, terms));
-      last = from;
-      const offsets = new Int32Array(to - from + 1);
-      for (let t = 0; t < terms; t++) {
-        const end = starts[t + 1]!;
-        let i = cursor[t]!;
-        while (i < end && table.unit(i) < from) i++;
-        cursor[t] = i;
-        for (; i < end; i++) {
-          const u = table.unit(i);
-          if (u >= to) break;
-          offsets[u - from + 1]!++;
-        }
-      }
-      for (let j = 0; j < to - from; j++) offsets[j + 1]! += offsets[j]!;
-      const size = offsets[to - from]!;
-      if (termBuffer.length < size) {
-        termBuffer = new Int32Array(size);
-        tfBuffer = new Uint32Array(size);
-      }
-      const term = termBuffer.subarray(0, size);
-      const tf = tfBuffer.subarray(0, size);
-      const fill = offsets.slice(0, to - from);
-      for (let t = 0; t < terms; t++) {
-        const end = starts[t + 1]!;
-        let i = cursor[t]!;
-        for (; i < end; i++) {
-          const u = table.unit(i);
-          if (u >= to) break;
-          const at = fill[u - from]!++;
-          term[at] = t;
-          tf[at] = table.tf(i);
-        }
-      }
-      return { from, offsets, term, tf };
-    };
+    return unitPostings(this.offsets, this.table);
   }
 
   /** Room in the log for `extra` more postings, made at once rather than by doubling. */
@@ -441,11 +391,4 @@ function countTerm(t: number, n: number, distinct: number): number {
   return distinct;
 }
 
-/** A unit-major copy of some units' postings (LexicalIndex.transposer). */
-interface UnitPostings {
-  from: number;
-  offsets: Int32Array;
-  term: Int32Array;
-  tf: Uint32Array;
-}
 
